@@ -1,0 +1,609 @@
+"""The fast rules core: numba kernels on a flat, exactly packed position.
+
+Everything here is internal: the public API is :mod:`engine.position`, which
+keeps numba types out of user code. ``tests/reference_rules.py`` is the slow,
+obvious twin these kernels are checked against.
+
+Layout (see ``docs/engine.md`` for the argument that it is exact)
+------------------------------------------------------------------
+``game`` (int64[GAME_LEN]) holds what never changes during play:
+base rank, reserve size, stock size, the reserve cards (bottom first) and the
+stock order (the order in which cards are turned after a redeal).
+
+``rules`` (int64[N_RULES]) holds the profile's options as small integers.
+
+``state`` (uint64[STATE_LEN]):
+
+* word 0: four 4-bit foundation counts (C D H S), then the reserve count
+  (4 bits at 16), the waste pointer ``p`` (6 bits at 20: one past the stock
+  position of the waste top, 0 when the waste is empty) and the redeals used
+  (4 bits at 26; kept 0 when passes are unlimited, since they change nothing).
+* word 1: bit ``i`` set when stock position ``i`` has been played.
+* words 2+2c and 3+2c: column ``c``. Length (6 bits), bottom card (6 bits at 6),
+  then one "choice" per card above the bottom, 1 bit (``build=alt``: which of
+  the two suits of the needed colour), 0 bits (``build=suit``) or 2 bits
+  (``build=rank``: the suit). Choices past bit 63 spill into the second word.
+
+Every column is one built run from its bottom card, so bottom card, length and
+choices give every card in it; cards at equal heights have equal ranks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# ---- rules vector indices and values --------------------------------------
+R_DRAW, R_PASSES, R_MOVES, R_SPACE, R_FILL, R_WORRY, R_BUILD, R_WRAP = range(8)
+N_RULES = 8
+MOVES_WHOLE, MOVES_ANY = 0, 1
+SPACE_WASTE, SPACE_ANY = 0, 1
+FILL_AUTO, FILL_FREE = 0, 1
+BUILD_ALT, BUILD_SUIT, BUILD_RANK = 0, 1, 2
+WRAP_AK, WRAP_BASE = 0, 1
+
+# ---- game vector ------------------------------------------------------------
+G_BASE, G_NRES, G_NSTOCK = 0, 1, 2
+G_RES = 3  # 13 slots
+G_STOCK = 16  # 34 slots
+GAME_LEN = 50
+
+# ---- state words -------------------------------------------------------------
+STATE_LEN = 10
+COL0 = 2
+N_COLS = 4
+
+# ---- move encoding: src | dst << 4 | count << 8 -----------------------------
+SRC_RESERVE, SRC_WASTE = 4, 5
+SRC_FOUND0 = 6  # 6..9: foundation of suit 0..3 (worry)
+SRC_DRAW, SRC_REDEAL = 10, 11
+DST_FOUND = 4
+MAX_MOVES = 512
+
+
+@njit(cache=True, inline="always")
+def encode_move(src, dst, count):
+    return src | (dst << 4) | (count << 8)
+
+
+@njit(cache=True, inline="always")
+def move_src(m):
+    return m & 15
+
+
+@njit(cache=True, inline="always")
+def move_dst(m):
+    return (m >> 4) & 15
+
+
+@njit(cache=True, inline="always")
+def move_count(m):
+    return m >> 8
+
+
+# ---- header accessors --------------------------------------------------------
+@njit(cache=True, inline="always")
+def found_count(s, suit):
+    return np.int64((s[0] >> np.uint64(4 * suit)) & np.uint64(15))
+
+
+@njit(cache=True, inline="always")
+def set_found_count(s, suit, n):
+    sh = np.uint64(4 * suit)
+    s[0] = (s[0] & ~(np.uint64(15) << sh)) | (np.uint64(n) << sh)
+
+
+@njit(cache=True, inline="always")
+def res_count(s):
+    return np.int64((s[0] >> np.uint64(16)) & np.uint64(15))
+
+
+@njit(cache=True, inline="always")
+def set_res_count(s, n):
+    s[0] = (s[0] & ~(np.uint64(15) << np.uint64(16))) | (np.uint64(n) << np.uint64(16))
+
+
+@njit(cache=True, inline="always")
+def waste_ptr(s):
+    return np.int64((s[0] >> np.uint64(20)) & np.uint64(63))
+
+
+@njit(cache=True, inline="always")
+def set_waste_ptr(s, p):
+    s[0] = (s[0] & ~(np.uint64(63) << np.uint64(20))) | (np.uint64(p) << np.uint64(20))
+
+
+@njit(cache=True, inline="always")
+def redeals(s):
+    return np.int64((s[0] >> np.uint64(26)) & np.uint64(15))
+
+
+@njit(cache=True, inline="always")
+def set_redeals(s, n):
+    s[0] = (s[0] & ~(np.uint64(15) << np.uint64(26))) | (np.uint64(n) << np.uint64(26))
+
+
+@njit(cache=True, inline="always")
+def stock_removed(s, i):
+    return (s[1] >> np.uint64(i)) & np.uint64(1) != np.uint64(0)
+
+
+@njit(cache=True)
+def banked(s):
+    return found_count(s, 0) + found_count(s, 1) + found_count(s, 2) + found_count(s, 3)
+
+
+# ---- cards --------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def is_red(card):
+    su = card // 13
+    return su == 1 or su == 2
+
+
+@njit(cache=True, inline="always")
+def choice_bits(rules):
+    b = rules[R_BUILD]
+    if b == BUILD_ALT:
+        return 1
+    if b == BUILD_RANK:
+        return 2
+    return 0
+
+
+@njit(cache=True, inline="always")
+def card_choice(card, rules):
+    """The choice a card stores when it sits above another card."""
+    b = rules[R_BUILD]
+    if b == BUILD_ALT:
+        return (card // 13) >> 1  # C,D -> 0; H,S -> 1
+    if b == BUILD_RANK:
+        return card // 13
+    return 0
+
+
+@njit(cache=True)
+def builds_on(x, y, game, rules):
+    """Whether card ``x`` may be placed on card ``y`` in a column."""
+    rx = x % 13
+    ry = y % 13
+    if rx != (ry + 12) % 13:
+        return False
+    if rules[R_WRAP] == WRAP_BASE and ry == game[G_BASE]:
+        return False
+    b = rules[R_BUILD]
+    if b == BUILD_ALT:
+        return is_red(x) != is_red(y)
+    if b == BUILD_SUIT:
+        return x // 13 == y // 13
+    return True
+
+
+@njit(cache=True)
+def found_accepts(s, card, game):
+    n = found_count(s, card // 13)
+    if n >= 13:
+        return False
+    return card % 13 == (game[G_BASE] + n) % 13
+
+
+@njit(cache=True, inline="always")
+def found_top(s, suit, game):
+    n = found_count(s, suit)
+    if n == 0:
+        return -1
+    return suit * 13 + (game[G_BASE] + n - 1) % 13
+
+
+# ---- columns --------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def col_len(s, c):
+    return np.int64(s[COL0 + 2 * c] & np.uint64(63))
+
+
+@njit(cache=True, inline="always")
+def col_bottom(s, c):
+    return np.int64((s[COL0 + 2 * c] >> np.uint64(6)) & np.uint64(63))
+
+
+@njit(cache=True, inline="always")
+def get_choice(s, c, h, kb):
+    """Stored choice of the card at height ``h >= 1`` of column ``c``."""
+    pos = 12 + (h - 1) * kb
+    w = COL0 + 2 * c
+    if pos >= 64:
+        pos -= 64
+        w += 1
+    mask = np.uint64((1 << kb) - 1)
+    return np.int64((s[w] >> np.uint64(pos)) & mask)
+
+
+@njit(cache=True, inline="always")
+def set_choice(s, c, h, kb, v):
+    pos = 12 + (h - 1) * kb
+    w = COL0 + 2 * c
+    if pos >= 64:
+        pos -= 64
+        w += 1
+    mask = np.uint64((1 << kb) - 1) << np.uint64(pos)
+    s[w] = (s[w] & ~mask) | (np.uint64(v) << np.uint64(pos))
+
+
+@njit(cache=True)
+def card_from(below, choice, rules):
+    """The card that sits on ``below`` with the given stored choice."""
+    r = (below % 13 + 12) % 13
+    b = rules[R_BUILD]
+    if b == BUILD_SUIT:
+        return (below // 13) * 13 + r
+    if b == BUILD_RANK:
+        return choice * 13 + r
+    # alt: opposite colour; choice 0 -> C or D, 1 -> H or S
+    if is_red(below):
+        su = 3 if choice else 0
+    else:
+        su = 2 if choice else 1
+    return su * 13 + r
+
+
+@njit(cache=True)
+def col_card(s, c, h, rules):
+    """Card at height ``h`` (0 = bottom) of column ``c``; O(1) per call."""
+    bottom = col_bottom(s, c)
+    if h == 0:
+        return bottom
+    kb = choice_bits(rules)
+    ch = get_choice(s, c, h, kb) if kb > 0 else 0
+    r = (bottom % 13 - h) % 13
+    b = rules[R_BUILD]
+    if b == BUILD_SUIT:
+        return (bottom // 13) * 13 + r
+    if b == BUILD_RANK:
+        return ch * 13 + r
+    red = is_red(bottom) != (h % 2 == 1)
+    if red:
+        su = 2 if ch else 1
+    else:
+        su = 3 if ch else 0
+    return su * 13 + r
+
+
+@njit(cache=True)
+def col_top(s, c, rules):
+    n = col_len(s, c)
+    if n == 0:
+        return -1
+    return col_card(s, c, n - 1, rules)
+
+
+@njit(cache=True)
+def col_push(s, c, card, rules):
+    """Put ``card`` on column ``c`` (legality is the caller's business)."""
+    w = COL0 + 2 * c
+    n = col_len(s, c)
+    if n == 0:
+        s[w] = np.uint64(1) | (np.uint64(card) << np.uint64(6))
+        s[w + 1] = np.uint64(0)
+        return
+    kb = choice_bits(rules)
+    if kb > 0:
+        set_choice(s, c, n, kb, card_choice(card, rules))
+    s[w] = (s[w] & ~np.uint64(63)) | np.uint64(n + 1)
+
+
+@njit(cache=True)
+def col_pop(s, c, k, rules):
+    """Remove the top ``k`` cards of column ``c``."""
+    w = COL0 + 2 * c
+    n = col_len(s, c)
+    m = n - k
+    if m == 0:
+        s[w] = np.uint64(0)
+        s[w + 1] = np.uint64(0)
+        return
+    kb = choice_bits(rules)
+    for h in range(m, n):
+        if kb > 0:
+            set_choice(s, c, h, kb, 0)
+    s[w] = (s[w] & ~np.uint64(63)) | np.uint64(m)
+
+
+@njit(cache=True)
+def col_move(s, src, dst, k, rules):
+    """Move the top ``k`` cards of column ``src`` onto column ``dst``."""
+    n = col_len(s, src)
+    for h in range(n - k, n):
+        col_push(s, dst, col_card(s, src, h, rules), rules)
+    col_pop(s, src, k, rules)
+
+
+# ---- reserve, stock and waste ---------------------------------------------------
+@njit(cache=True, inline="always")
+def reserve_top(s, game):
+    n = res_count(s)
+    if n == 0:
+        return -1
+    return game[G_RES + n - 1]
+
+
+@njit(cache=True)
+def waste_top(s, game):
+    p = waste_ptr(s)
+    if p == 0:
+        return -1
+    return game[G_STOCK + p - 1]
+
+
+@njit(cache=True)
+def normalise_waste_ptr(s):
+    """Point ``p`` just past the highest unplayed position below it."""
+    p = waste_ptr(s)
+    while p > 0 and stock_removed(s, p - 1):
+        p -= 1
+    set_waste_ptr(s, p)
+
+
+@njit(cache=True)
+def stock_empty(s, game):
+    ns = game[G_NSTOCK]
+    for i in range(waste_ptr(s), ns):
+        if not stock_removed(s, i):
+            return False
+    return True
+
+
+@njit(cache=True)
+def can_redeal(s, game, rules):
+    if waste_ptr(s) == 0 or not stock_empty(s, game):
+        return False
+    passes = rules[R_PASSES]
+    return passes == 0 or redeals(s) < passes - 1
+
+
+@njit(cache=True)
+def do_draw(s, game, rules):
+    ns = game[G_NSTOCK]
+    p = waste_ptr(s)
+    turned = 0
+    while p < ns and turned < rules[R_DRAW]:
+        if not stock_removed(s, p):
+            turned += 1
+        p += 1
+    set_waste_ptr(s, p)
+    normalise_waste_ptr(s)
+
+
+@njit(cache=True)
+def do_redeal(s, rules):
+    set_waste_ptr(s, 0)
+    if rules[R_PASSES] != 0:
+        set_redeals(s, redeals(s) + 1)
+
+
+# ---- moves ---------------------------------------------------------------------
+@njit(cache=True)
+def auto_fill(s, game, rules):
+    """Fill empty columns from the reserve top while the profile says so."""
+    if rules[R_FILL] != FILL_AUTO:
+        return
+    for c in range(N_COLS):
+        if col_len(s, c) == 0 and res_count(s) > 0:
+            card = reserve_top(s, game)
+            set_res_count(s, res_count(s) - 1)
+            col_push(s, c, card, rules)
+
+
+@njit(cache=True)
+def space_open(s, rules):
+    """Whether empty columns may be filled by the player now.
+
+    Returns 0 (no), 1 (waste top only) or 2 (any available card or unit).
+    """
+    if rules[R_FILL] == FILL_FREE:
+        return 2
+    if res_count(s) > 0:
+        return 0
+    return 2 if rules[R_SPACE] == SPACE_ANY else 1
+
+
+@njit(cache=True)
+def _add_card_moves(s, card, src, game, rules, out, n, space):
+    """Moves of a single card from ``src`` to a foundation or any column."""
+    if src < SRC_FOUND0 and found_accepts(s, card, game):
+        out[n] = encode_move(src, DST_FOUND, 1)
+        n += 1
+    for c in range(N_COLS):
+        top = col_top(s, c, rules)
+        if top < 0:
+            if space == 2 or (space == 1 and src == SRC_WASTE):
+                out[n] = encode_move(src, c, 1)
+                n += 1
+        elif builds_on(card, top, game, rules):
+            out[n] = encode_move(src, c, 1)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_moves(s, game, rules, out):
+    """Write every legal atomic move into ``out``; return how many.
+
+    Order: foundation plays, reserve, waste, columns, foundation tops (worry),
+    then draw and redeal.
+    """
+    n = 0
+    space = space_open(s, rules)
+    rt = reserve_top(s, game)
+    if rt >= 0:
+        n = _add_card_moves(s, rt, SRC_RESERVE, game, rules, out, n, space)
+    wt = waste_top(s, game)
+    if wt >= 0:
+        n = _add_card_moves(s, wt, SRC_WASTE, game, rules, out, n, space)
+    any_runs = rules[R_MOVES] == MOVES_ANY
+    for c in range(N_COLS):
+        L = col_len(s, c)
+        if L == 0:
+            continue
+        top = col_card(s, c, L - 1, rules)
+        if found_accepts(s, top, game):
+            out[n] = encode_move(c, DST_FOUND, 1)
+            n += 1
+        for k in range(1, L + 1):
+            if not (k == 1 or k == L or any_runs):
+                continue
+            unit = col_card(s, c, L - k, rules)
+            for d in range(N_COLS):
+                if d == c:
+                    continue
+                dt = col_top(s, d, rules)
+                if dt < 0:
+                    if space == 2 and k < L:
+                        out[n] = encode_move(c, d, k)
+                        n += 1
+                elif builds_on(unit, dt, game, rules):
+                    out[n] = encode_move(c, d, k)
+                    n += 1
+    if rules[R_WORRY] == 1:
+        for su in range(4):
+            ft = found_top(s, su, game)
+            if ft >= 0:
+                n = _add_card_moves(s, ft, SRC_FOUND0 + su, game, rules, out, n, space)
+    if not stock_empty(s, game):
+        out[n] = encode_move(SRC_DRAW, 0, 0)
+        n += 1
+    elif can_redeal(s, game, rules):
+        out[n] = encode_move(SRC_REDEAL, 0, 0)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def apply_move(s, m, game, rules):
+    """Apply legal move ``m`` to ``s`` in place, then auto-fill."""
+    src = move_src(m)
+    dst = move_dst(m)
+    k = move_count(m)
+    if src == SRC_DRAW:
+        do_draw(s, game, rules)
+        return
+    if src == SRC_REDEAL:
+        do_redeal(s, rules)
+        return
+    if src < N_COLS:
+        if dst == DST_FOUND:
+            card = col_top(s, src, rules)
+            set_found_count(s, card // 13, found_count(s, card // 13) + 1)
+            col_pop(s, src, 1, rules)
+        else:
+            col_move(s, src, dst, k, rules)
+        auto_fill(s, game, rules)
+        return
+    if src == SRC_RESERVE:
+        card = reserve_top(s, game)
+        set_res_count(s, res_count(s) - 1)
+    elif src == SRC_WASTE:
+        p = waste_ptr(s)
+        card = game[G_STOCK + p - 1]
+        s[1] |= np.uint64(1) << np.uint64(p - 1)
+        set_waste_ptr(s, p - 1)
+        normalise_waste_ptr(s)
+    else:
+        su = src - SRC_FOUND0
+        card = found_top(s, su, game)
+        set_found_count(s, su, found_count(s, su) - 1)
+    if dst == DST_FOUND:
+        set_found_count(s, card // 13, found_count(s, card // 13) + 1)
+    else:
+        col_push(s, dst, card, rules)
+    auto_fill(s, game, rules)
+
+
+@njit(cache=True)
+def has_card_move(s, game, rules, buf):
+    """Whether any legal move other than draw and redeal exists."""
+    n = legal_moves(s, game, rules, buf)
+    for i in range(n):
+        src = move_src(buf[i])
+        if src != SRC_DRAW and src != SRC_REDEAL:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_blocked(s, game, rules):
+    """RULES.md section 4: an unchanged pass through the stock adds nothing.
+
+    Draw (or redeal) alone until a card move appears (not blocked), the stock
+    comes back round to where it started, or no draw or redeal is possible.
+    """
+    buf = np.empty(MAX_MOVES, np.int64)
+    t = s.copy()
+    start_p = waste_ptr(t)
+    limit = 2 * (game[G_NSTOCK] + 2) * (rules[R_PASSES] + 2)
+    for _ in range(limit):
+        if has_card_move(t, game, rules, buf):
+            return False
+        if not stock_empty(t, game):
+            do_draw(t, game, rules)
+        elif can_redeal(t, game, rules):
+            do_redeal(t, rules)
+        else:
+            return True
+        if waste_ptr(t) == start_p and rules[R_PASSES] == 0:
+            return True
+    return True
+
+
+@njit(cache=True)
+def canonical_key(s, rules, key):
+    """Pack ``s`` into ``key`` with columns sorted: the transposition-table key.
+
+    Word 0 is the header (foundations, reserve, waste pointer, redeals) with
+    the 34-bit played-stock mask above bit 30; then the column words in
+    descending order. ``key`` has 5 words, or 9 for ``build=rank``.
+    """
+    key[0] = (s[0] & np.uint64((1 << 30) - 1)) | (s[1] << np.uint64(30))
+    wide = rules[R_BUILD] == BUILD_RANK
+    # sort 4 columns descending by (word a, word b): insertion sort, tiny
+    idx = np.arange(N_COLS)
+    for i in range(1, N_COLS):
+        j = i
+        while j > 0:
+            a = idx[j - 1]
+            b = idx[j]
+            wa = s[COL0 + 2 * a]
+            wb = s[COL0 + 2 * b]
+            if wa < wb or (wa == wb and s[COL0 + 2 * a + 1] < s[COL0 + 2 * b + 1]):
+                idx[j - 1] = b
+                idx[j] = a
+                j -= 1
+            else:
+                break
+    if wide:
+        for i in range(N_COLS):
+            key[1 + 2 * i] = s[COL0 + 2 * idx[i]]
+            key[2 + 2 * i] = s[COL0 + 2 * idx[i] + 1]
+    else:
+        for i in range(N_COLS):
+            key[1 + i] = s[COL0 + 2 * idx[i]]
+
+
+def key_words(build_code: int) -> int:
+    return 9 if build_code == BUILD_RANK else 5
+
+
+@njit(cache=True)
+def expand_count(s, game, rules, reps):
+    """Benchmark kernel: generate all moves of ``s`` and apply each, ``reps`` times.
+
+    Returns the number of child positions made, so the work cannot be elided.
+    """
+    buf = np.empty(MAX_MOVES, np.int64)
+    t = np.empty_like(s)
+    total = 0
+    for _ in range(reps):
+        n = legal_moves(s, game, rules, buf)
+        for i in range(n):
+            t[:] = s
+            apply_move(t, buf[i], game, rules)
+            total += np.int64(t[0] & np.uint64(1)) + 1
+    return total

@@ -1,0 +1,440 @@
+"""Positions: the public face of the rules engine.
+
+A :class:`Game` holds what a deal fixes (profile, base rank, reserve order,
+stock order); a :class:`Position` is a game plus the packed state of
+:mod:`engine.core`. Positions are immutable: :meth:`Position.apply` returns a
+new one. Nothing here exposes numba types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine import core
+from engine.cards import RANKS, SUITS, card_str, parse_deck, rank_of, suit_of
+from engine.deals import deal_cards
+from engine.notation import Move, Pick
+from engine.profiles import CHOICES, Profile, parse_profile
+
+
+class PositionError(ValueError):
+    """A position or deal that is not a legal Canfield position."""
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow here; the message says why."""
+
+
+def _rules_array(profile: Profile) -> np.ndarray:
+    r = np.zeros(core.N_RULES, np.int64)
+    r[core.R_DRAW] = profile.draw
+    r[core.R_PASSES] = profile.passes
+    for idx, name in (
+        (core.R_MOVES, "moves"),
+        (core.R_SPACE, "space"),
+        (core.R_FILL, "fill"),
+        (core.R_WORRY, "worry"),
+        (core.R_BUILD, "build"),
+        (core.R_WRAP, "wrap"),
+    ):
+        r[idx] = CHOICES[name].index(getattr(profile, name))
+    return r
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """What stays fixed during play: profile, base rank, reserve, stock order.
+
+    ``reserve`` lists the reserve bottom first (the last is the top card);
+    ``stock`` lists the stock-and-waste cards in the order a full pass turns
+    them. ``deal`` is the 52-card deal it came from, when it came from one.
+    """
+
+    profile: Profile
+    base: int
+    reserve: tuple[int, ...]
+    stock: tuple[int, ...]
+    deal: tuple[int, ...] | None = None
+    deal_number: int | None = None
+    pick: int | None = None
+    arr: np.ndarray = field(init=False, repr=False)
+    rules: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.reserve) > 13:
+            raise PositionError(f"the reserve holds at most 13 cards, got {len(self.reserve)}")
+        if len(self.stock) > 34:
+            raise PositionError(
+                f"stock and waste hold at most 34 cards together, got {len(self.stock)}"
+            )
+        g = np.zeros(core.GAME_LEN, np.int64)
+        g[core.G_BASE] = self.base
+        g[core.G_NRES] = len(self.reserve)
+        g[core.G_NSTOCK] = len(self.stock)
+        g[core.G_RES : core.G_RES + len(self.reserve)] = self.reserve
+        g[core.G_STOCK : core.G_STOCK + len(self.stock)] = self.stock
+        object.__setattr__(self, "arr", g)
+        object.__setattr__(self, "rules", _rules_array(self.profile))
+
+
+def deal_layout(cards: Sequence[int], profile: Profile, pick: int | None = None) -> dict:
+    """Lay out a 52-card deal under ``profile`` (RULES.md sections 1 and 3).
+
+    ``pick`` is the chosen base card for ``selective`` (one of deal cards 14-18).
+    Returns reserve, base card(s) on foundations, columns and stock.
+    """
+    cards = list(cards)
+    if profile.layout == "storehouse":
+        twos = [c for c in cards if rank_of(c) == 1]
+        rest = [c for c in cards if rank_of(c) != 1]
+        return {
+            "base": 1,
+            "foundations": [1, 1, 1, 1],
+            "reserve": rest[:13],
+            "columns": [[c] for c in rest[13:17]],
+            "stock": rest[17:],
+            "founded": twos,
+        }
+    if profile.layout == "selective":
+        five = cards[13:18]
+        if pick is None:
+            raise PositionError(
+                "selective needs a base pick: one of " + " ".join(card_str(c) for c in five)
+            )
+        if pick not in five:
+            raise PositionError(
+                f"pick {card_str(pick)} is not one of the five cards "
+                + " ".join(card_str(c) for c in five)
+            )
+        base_card = pick
+        cols = [c for c in five if c != pick]
+    else:
+        base_card = cards[13]
+        cols = cards[14:18]
+    found = [0, 0, 0, 0]
+    found[suit_of(base_card)] = 1
+    return {
+        "base": rank_of(base_card),
+        "foundations": found,
+        "reserve": cards[:13],
+        "columns": [[c] for c in cols],
+        "stock": cards[18:],
+        "founded": [base_card],
+    }
+
+
+class Position:
+    """An immutable Canfield position under one profile."""
+
+    __slots__ = ("game", "state")
+
+    def __init__(self, game: Game, state: np.ndarray) -> None:
+        self.game = game
+        self.state = state
+
+    # ---- construction -------------------------------------------------------
+    @classmethod
+    def from_deal(
+        cls,
+        deal: int | str | Sequence[int],
+        profile: Profile | str | None = None,
+        pick: int | None = None,
+    ) -> Position:
+        """The dealt position of a deal number, a card string or a card list."""
+        prof = parse_profile(profile)
+        number = None
+        if isinstance(deal, int):
+            number = deal
+            cards = deal_cards(deal)
+        elif isinstance(deal, str):
+            cards = parse_deck(deal)
+        else:
+            cards = parse_deck([card_str(c) for c in deal])
+        lay = deal_layout(cards, prof, pick)
+        return cls.from_parts(
+            prof,
+            base=lay["base"],
+            foundations=lay["foundations"],
+            reserve=lay["reserve"],
+            columns=lay["columns"],
+            stock=lay["stock"],
+            waste=[],
+            deal=tuple(cards),
+            deal_number=number,
+            pick=pick if prof.layout == "selective" else None,
+        )
+
+    @classmethod
+    def from_parts(
+        cls,
+        profile: Profile | str | None,
+        *,
+        base: int,
+        foundations: Sequence[int],
+        reserve: Sequence[int],
+        columns: Sequence[Sequence[int]],
+        stock: Sequence[int],
+        waste: Sequence[int],
+        redeals: int = 0,
+        deal: tuple[int, ...] | None = None,
+        deal_number: int | None = None,
+        pick: int | None = None,
+    ) -> Position:
+        """Any legal position: validated, packed and auto-filled.
+
+        ``stock`` lists the next card to turn first; ``waste`` lists bottom to
+        top. Raises :class:`PositionError` naming what is wrong.
+        """
+        prof = parse_profile(profile)
+        if not 0 <= base < 13:
+            raise PositionError(f"base rank must be 0..12, got {base}")
+        if len(foundations) != 4 or any(not 0 <= n <= 13 for n in foundations):
+            raise PositionError("foundations must be four counts of 0..13")
+        if len(columns) != core.N_COLS:
+            raise PositionError(f"a position has {core.N_COLS} columns, got {len(columns)}")
+        seen: dict[int, str] = {}
+
+        def claim(card: int, where: str) -> None:
+            if card in seen:
+                raise PositionError(f"card {card_str(card)} is both in {seen[card]} and {where}")
+            seen[card] = where
+
+        for su, n in enumerate(foundations):
+            for i in range(n):
+                claim(su * 13 + (base + i) % 13, f"foundation {SUITS[su]}")
+        for c in reserve:
+            claim(c, "the reserve")
+        for c in list(waste) + list(stock):
+            claim(c, "stock/waste")
+        for i, col in enumerate(columns):
+            for c in col:
+                claim(c, f"column {i + 1}")
+        if len(seen) != 52:
+            missing = [card_str(c) for c in range(52) if c not in seen]
+            raise PositionError("cards missing from the position: " + " ".join(missing))
+        passes = prof.passes
+        if passes and not 0 <= redeals < passes:
+            raise PositionError(f"redeals must be 0..{passes - 1} with passes={passes}")
+        game = Game(
+            prof,
+            base,
+            tuple(reserve),
+            tuple(list(waste) + list(stock)),
+            deal,
+            deal_number,
+            pick,
+        )
+        s = np.zeros(core.STATE_LEN, np.uint64)
+        for su, n in enumerate(foundations):
+            core.set_found_count(s, su, n)
+        core.set_res_count(s, len(reserve))
+        core.set_waste_ptr(s, len(waste))
+        core.set_redeals(s, redeals if passes else 0)
+        for i, col in enumerate(columns):
+            for h, c in enumerate(col):
+                if h and not core.builds_on(c, col[h - 1], game.arr, game.rules):
+                    raise PositionError(
+                        f"column {i + 1}: {card_str(c)} does not build on {card_str(col[h - 1])}"
+                    )
+                core.col_push(s, i, c, game.rules)
+        core.auto_fill(s, game.arr, game.rules)
+        return cls(game, s)
+
+    # ---- reading ---------------------------------------------------------------
+    @property
+    def profile(self) -> Profile:
+        return self.game.profile
+
+    @property
+    def banked(self) -> int:
+        return int(core.banked(self.state))
+
+    def foundations(self) -> list[int]:
+        return [int(core.found_count(self.state, su)) for su in range(4)]
+
+    def reserve(self) -> list[int]:
+        return list(self.game.reserve[: int(core.res_count(self.state))])
+
+    def columns(self) -> list[list[int]]:
+        s, r = self.state, self.game.rules
+        return [
+            [int(core.col_card(s, c, h, r)) for h in range(int(core.col_len(s, c)))]
+            for c in range(core.N_COLS)
+        ]
+
+    def _live_stock(self) -> list[tuple[int, int]]:
+        s = self.state
+        return [
+            (i, c) for i, c in enumerate(self.game.stock) if not core.stock_removed(s, i)
+        ]
+
+    def waste(self) -> list[int]:
+        p = int(core.waste_ptr(self.state))
+        return [c for i, c in self._live_stock() if i < p]
+
+    def stock(self) -> list[int]:
+        p = int(core.waste_ptr(self.state))
+        return [c for i, c in self._live_stock() if i >= p]
+
+    def redeals(self) -> int:
+        return int(core.redeals(self.state))
+
+    def snapshot(self) -> dict:
+        """Plain lists of everything on the table (the reference's format)."""
+        return {
+            "base": self.game.base,
+            "foundations": self.foundations(),
+            "reserve": self.reserve(),
+            "columns": self.columns(),
+            "stock": self.stock(),
+            "waste": self.waste(),
+            "redeals": self.redeals(),
+        }
+
+    def key(self) -> tuple[int, ...]:
+        """The exact canonical key: equal iff equal up to column order."""
+        k = np.zeros(core.key_words(int(self.game.rules[core.R_BUILD])), np.uint64)
+        core.canonical_key(self.state, self.game.rules, k)
+        return tuple(int(x) for x in k)
+
+    # ---- play ---------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        buf = np.empty(core.MAX_MOVES, np.int64)
+        n = core.legal_moves(self.state, self.game.arr, self.game.rules, buf)
+        return [Move.from_code(int(m)) for m in buf[:n]]
+
+    def apply(self, move: Move | str) -> Position:
+        """The position after ``move``; raises :class:`IllegalMove` with the reason."""
+        if isinstance(move, str):
+            from engine.notation import parse_move
+
+            move = parse_move(move)
+        if isinstance(move, Pick):
+            raise IllegalMove("a base card is picked only before the first move (selective)")
+        if move not in self.legal_moves():
+            raise IllegalMove(explain_illegal(self, move))
+        s = self.state.copy()
+        core.apply_move(s, move.code(), self.game.arr, self.game.rules)
+        return Position(self.game, s)
+
+    def is_won(self) -> bool:
+        return self.banked == 52
+
+    def is_blocked(self) -> bool:
+        return not self.is_won() and bool(
+            core.is_blocked(self.state, self.game.arr, self.game.rules)
+        )
+
+    def status(self) -> str:
+        """``'won'``, ``'blocked'`` or ``'playing'`` (RULES.md section 4)."""
+        if self.is_won():
+            return "won"
+        return "blocked" if self.is_blocked() else "playing"
+
+    def card_at(self, where: str) -> int | None:
+        """The top card of ``R``, ``W``, ``T1``..``T4`` or ``FC``..``FS``."""
+        if where == "R":
+            r = self.reserve()
+            return r[-1] if r else None
+        if where == "W":
+            w = self.waste()
+            return w[-1] if w else None
+        if where.startswith("T"):
+            col = self.columns()[int(where[1:]) - 1]
+            return col[-1] if col else None
+        su = SUITS.index(where[1])
+        t = int(core.found_top(self.state, su, self.game.arr))
+        return t if t >= 0 else None
+
+    def show(self) -> str:
+        """A readable layout of the table."""
+        g = self.game
+        title = f"Canfield  {g.profile.canonical()}"
+        if g.deal_number is not None:
+            title += f"  deal {g.deal_number}"
+        lines = [title, f"base rank {RANKS[g.base]}   banked {self.banked}/52"]
+        fparts = []
+        for su, n in enumerate(self.foundations()):
+            top = core.found_top(self.state, su, g.arr)
+            fparts.append(f"{SUITS[su]}:{card_str(int(top)) if n else '--'}({n})")
+        lines.append("foundations  " + "  ".join(fparts))
+        res = self.reserve()
+        if res:
+            hidden = "" if g.profile.reserve_visible else f" over {len(res) - 1} face down"
+            lines.append(f"reserve      {card_str(res[-1])}{hidden}  ({len(res)} cards)")
+        else:
+            lines.append("reserve      (empty)")
+        w = self.waste()
+        wtxt = " ".join(card_str(c) for c in w[-3:]) if w else "(empty)"
+        more = f"  (+{len(w) - 3} below)" if len(w) > 3 else ""
+        lines.append(f"stock        {len(self.stock())} cards")
+        lines.append(f"waste        {wtxt}{more}")
+        if g.profile.passes:
+            lines.append(f"pass         {self.redeals() + 1} of {g.profile.passes}")
+        for i, col in enumerate(self.columns()):
+            lines.append(f"T{i + 1}           " + (" ".join(card_str(c) for c in col) or "(empty)"))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Position({self.profile.canonical()}, banked={self.banked})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.snapshot() == other.snapshot()
+            and self.profile == other.profile
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def explain_illegal(pos: Position, move: Move) -> str:
+    """Why ``move`` is not legal in ``pos``: one sentence for the user."""
+    prof = pos.profile
+    if move.src == "draw":
+        return "the stock is empty (redeal first)" if not pos.stock() else "draw is not possible"
+    if move.src == "redeal":
+        if pos.stock():
+            return "the stock is not empty yet"
+        if not pos.waste():
+            return "the waste is empty"
+        return f"no passes left (passes={prof.passes})"
+    names = {"R": "the reserve", "W": "the waste"}
+    if move.src.startswith("F") and prof.worry == "no":
+        return f"cards never come back from a foundation under {prof.canonical()}"
+    card = pos.card_at(move.src)
+    if card is None:
+        where = names.get(move.src) or (
+            f"column {move.src[1:]}" if move.src.startswith("T") else f"foundation {move.src[1]}"
+        )
+        return f"{where} is empty"
+    unit = card
+    if move.src.startswith("T"):
+        col = pos.columns()[int(move.src[1:]) - 1]
+        if move.count > len(col):
+            return f"column {move.src[1:]} has only {len(col)} cards"
+        if prof.moves == "whole" and move.count not in (1, len(col)):
+            return (
+                f"{prof.canonical()} moves only a column's top card or the whole column, "
+                "never part of a run"
+            )
+        unit = col[-move.count]
+    if move.dst == "F":
+        n = pos.foundations()[suit_of(card)]
+        if n == 13:
+            return f"the {SUITS[suit_of(card)]} foundation is complete"
+        need = suit_of(card) * 13 + (pos.game.base + n) % 13
+        return f"{card_str(card)} does not go on its foundation (it needs {card_str(need)})"
+    dst_col = pos.columns()[int(move.dst[1:]) - 1]
+    if dst_col:
+        return f"{card_str(unit)} does not build on {card_str(dst_col[-1])}"
+    if move.src.startswith("T") and move.count == len(pos.columns()[int(move.src[1:]) - 1]):
+        return "moving a whole column into an empty column changes nothing"
+    if prof.fill == "auto" and pos.reserve():
+        return "an empty column is filled from the reserve at once"
+    if prof.fill == "auto" and prof.space == "waste" and move.src != "W":
+        return f"under {prof.canonical()} an empty column takes only the waste top"
+    return "not a legal move here"

@@ -1,0 +1,456 @@
+"""A plain, slow reference implementation of the Canfield rules (RULES.md sections 2-4, 6).
+
+This module is a test oracle for the fast engine. It is written from RULES.md
+alone and favours clarity over speed: plain lists, one rule per helper, every
+legal move enumerated by brute force. It never imports the fast engine.
+
+Conventions
+-----------
+- A card is ``suit * 13 + rank`` (``engine.cards``); suits C D H S, ranks A..K.
+- Every pile is a list from bottom to top, so the playable card is ``pile[-1]``,
+  except ``stock``, which lists the cards in the order they will be turned
+  (``stock[0]`` is turned next).
+- A foundation is just a count ``0..13``: its cards are implied by the base rank.
+- Moves are the notation strings of RULES.md section 6 (``draw``, ``W>F``,
+  ``T1>T2x4``, ``FH>T2`` ...).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from engine.cards import SUITS, is_red, rank_of, suit_of
+from engine.profiles import UNLIMITED, Profile
+
+N_COLUMNS = 4
+FULL_FOUNDATION = 13
+
+
+@dataclass
+class RefState:
+    """A whole Canfield position, in plain Python data.
+
+    Attributes
+    ----------
+    profile : Profile
+        The rule options in force.
+    base : int
+        The base rank (rank index 0..12) shared by all four foundations.
+    foundations : list[int]
+        Cards on each foundation, in suit order C D H S (0..13).
+    reserve : list[int]
+        Reserve cards, bottom..top (``reserve[-1]`` is playable).
+    columns : list[list[int]]
+        The four columns, each bottom..top.
+    stock : list[int]
+        Stock cards, next to be turned first.
+    waste : list[int]
+        Waste cards, bottom..top (``waste[-1]`` is playable).
+    redeals : int
+        Redeals done so far (counted under every profile).
+    """
+
+    profile: Profile
+    base: int
+    foundations: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    reserve: list[int] = field(default_factory=list)
+    columns: list[list[int]] = field(default_factory=lambda: [[] for _ in range(N_COLUMNS)])
+    stock: list[int] = field(default_factory=list)
+    waste: list[int] = field(default_factory=list)
+    redeals: int = 0
+
+
+# ---------------------------------------------------------------------------
+# The deal
+# ---------------------------------------------------------------------------
+
+
+def ref_initial(cards: list[int], profile: Profile, pick: int | None = None) -> RefState:
+    """Deal ``cards`` (top of the deck first) into the starting position.
+
+    Parameters
+    ----------
+    cards : list[int]
+        The 52 cards of the deal, top of the deck first.
+    profile : Profile
+        The rules; ``profile.layout`` chooses how the cards are laid out.
+    pick : int or None
+        Selective Canfield only: which of the five candidates (0..4) is the
+        base card. Required there, ignored by the other layouts.
+
+    Returns
+    -------
+    RefState
+        The starting position, auto-filled if a column were empty.
+    """
+    cards = list(cards)
+    if sorted(cards) != list(range(52)):
+        raise ValueError("a deal needs the 52 distinct cards 0..51")
+    layout = profile.layout
+    foundations = [0, 0, 0, 0]
+
+    if layout == "standard":
+        reserve = cards[0:13]
+        base_card = cards[13]
+        columns = [[c] for c in cards[14:18]]
+        stock = cards[18:52]
+        base = rank_of(base_card)
+        foundations[suit_of(base_card)] = 1
+    elif layout == "storehouse":
+        # The four 2s leave the deal first and open every foundation.
+        base = 1
+        foundations = [1, 1, 1, 1]
+        rest = [c for c in cards if rank_of(c) != base]
+        reserve = rest[0:13]
+        columns = [[c] for c in rest[13:17]]
+        stock = rest[17:48]
+    elif layout == "selective":
+        if pick is None:
+            raise ValueError("selective needs a pick (0..4)")
+        if not 0 <= pick <= 4:
+            raise ValueError(f"pick must be 0..4, got {pick}")
+        reserve = cards[0:13]
+        candidates = cards[13:18]
+        base_card = candidates[pick]
+        # The four candidates not picked keep their deal order as columns 1-4.
+        columns = [[c] for i, c in enumerate(candidates) if i != pick]
+        stock = cards[18:52]
+        base = rank_of(base_card)
+        foundations[suit_of(base_card)] = 1
+    else:
+        raise ValueError(f"unknown layout {layout!r}")
+
+    state = RefState(
+        profile=profile,
+        base=base,
+        foundations=foundations,
+        reserve=reserve,
+        columns=columns,
+        stock=stock,
+        waste=[],
+        redeals=0,
+    )
+    _auto_fill(state)
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Rule helpers
+# ---------------------------------------------------------------------------
+
+
+def foundation_top(state: RefState, suit: int) -> int | None:
+    """The top card of the ``suit`` foundation, or None if it is empty."""
+    count = state.foundations[suit]
+    if count == 0:
+        return None
+    # The foundation holds base, base+1, ... base+count-1 (mod 13) of its suit.
+    return suit * 13 + (state.base + count - 1) % 13
+
+
+def fits_foundation(state: RefState, card: int) -> bool:
+    """Whether ``card`` may go onto its own suit's foundation now."""
+    count = state.foundations[suit_of(card)]
+    if count >= FULL_FOUNDATION:
+        return False
+    # An empty foundation (count 0) wants the base rank itself; then up by one,
+    # wrapping K -> A.
+    return rank_of(card) == (state.base + count) % 13
+
+
+def builds_on(state: RefState, x: int, y: int) -> bool:
+    """Whether card ``x`` may be placed on card ``y`` in a column."""
+    if rank_of(x) != (rank_of(y) - 1) % 13:
+        return False
+    build = state.profile.build
+    if build == "alt" and is_red(x) == is_red(y):
+        return False
+    if build == "suit" and suit_of(x) != suit_of(y):
+        return False
+    # build == "rank": any suit.
+    if state.profile.wrap == "base" and rank_of(y) == state.base:
+        # Ranks count from the base without wrapping: nothing goes below the
+        # lowest (base-rank) card.
+        return False
+    return True
+
+
+def is_built_run(state: RefState, cards: list[int]) -> bool:
+    """Whether ``cards`` (bottom..top) is one run built down under the current rules."""
+    return all(builds_on(state, cards[i + 1], cards[i]) for i in range(len(cards) - 1))
+
+
+def _empty_column_takes(state: RefState, kind: str) -> bool:
+    """Whether an empty column may receive a unit coming from a ``kind`` source.
+
+    ``kind`` is one of ``'reserve'``, ``'waste'``, ``'column'``, ``'foundation'``.
+    """
+    profile = state.profile
+    if profile.fill == "free":
+        # Superior: never auto-filled; takes any available card or unit.
+        return True
+    # fill=auto: while the reserve has cards no column stays empty; if we ever
+    # see one here, it is about to be filled automatically, not by a move.
+    if state.reserve:
+        return False
+    if profile.space == "waste":
+        return kind == "waste"
+    return True  # space=any
+
+
+def _run_sizes(state: RefState, column: list[int]) -> list[int]:
+    """How many top cards of ``column`` may be lifted as one unit."""
+    n = len(column)
+    if n == 0:
+        return []
+    if state.profile.moves == "whole":
+        sizes = [1] if n == 1 else [1, n]
+    else:
+        sizes = list(range(1, n + 1))
+    # Every reachable column is one built run, so this check never removes a
+    # size in play; it keeps hand-made positions honest.
+    return [k for k in sizes if is_built_run(state, column[n - k :])]
+
+
+def _move_name(source: str, dest_col: int, k: int = 1) -> str:
+    """Notation for moving ``k`` cards from ``source`` to column ``dest_col`` (0-based)."""
+    name = f"{source}>T{dest_col + 1}"
+    return name + (f"x{k}" if k >= 2 else "")
+
+
+def _auto_fill(state: RefState) -> None:
+    """fill=auto: fill empty columns from the reserve top, lowest column first (in place)."""
+    if state.profile.fill != "auto":
+        return
+    while state.reserve:
+        empty = [i for i, col in enumerate(state.columns) if not col]
+        if not empty:
+            return
+        state.columns[empty[0]].append(state.reserve.pop())
+
+
+def _redeal_allowed(state: RefState) -> bool:
+    """Whether one more redeal is within the ``passes`` limit."""
+    passes = state.profile.passes
+    # passes counts passes through the stock, so passes - 1 redeals are allowed.
+    return passes == UNLIMITED or state.redeals < passes - 1
+
+
+# ---------------------------------------------------------------------------
+# Moves
+# ---------------------------------------------------------------------------
+
+
+def ref_legal_moves(state: RefState) -> set[str]:
+    """Every legal atomic move from ``state``, as notation strings.
+
+    Parameters
+    ----------
+    state : RefState
+
+    Returns
+    -------
+    set[str]
+        Empty when the game is won or nothing at all can be done.
+    """
+    moves: set[str] = set()
+    profile = state.profile
+    cols = state.columns
+
+    # Stock and waste.
+    if state.stock:
+        moves.add("draw")
+    if not state.stock and state.waste and _redeal_allowed(state):
+        moves.add("redeal")
+
+    # Single cards to foundations: reserve top, waste top, column tops.
+    if state.reserve and fits_foundation(state, state.reserve[-1]):
+        moves.add("R>F")
+    if state.waste and fits_foundation(state, state.waste[-1]):
+        moves.add("W>F")
+    for i, col in enumerate(cols):
+        if col and fits_foundation(state, col[-1]):
+            moves.add(f"T{i + 1}>F")
+
+    # Units that may go to a column: (source name, cards bottom..top, kind,
+    # source column index or None, whether the unit is its whole column).
+    units: list[tuple[str, list[int], str, int | None, bool]] = []
+    if state.reserve:
+        units.append(("R", [state.reserve[-1]], "reserve", None, False))
+    if state.waste:
+        units.append(("W", [state.waste[-1]], "waste", None, False))
+    for i, col in enumerate(cols):
+        for k in _run_sizes(state, col):
+            units.append((f"T{i + 1}", col[len(col) - k :], "column", i, k == len(col)))
+    if profile.worry == "yes":
+        for suit in range(4):
+            top = foundation_top(state, suit)
+            if top is not None:
+                units.append((f"F{SUITS[suit]}", [top], "foundation", None, False))
+
+    for source, unit, kind, from_col, whole in units:
+        for j, dest in enumerate(cols):
+            if j == from_col:
+                continue
+            if dest:
+                ok = builds_on(state, unit[0], dest[-1])
+            else:
+                # A whole column into an empty one only renumbers it: not a move.
+                ok = _empty_column_takes(state, kind) and not whole
+            if ok:
+                moves.add(_move_name(source, j, len(unit)))
+    return moves
+
+
+def _parse_column(text: str) -> int:
+    """``'T3'`` -> 2; raises ValueError on anything else."""
+    if len(text) != 2 or text[0] != "T" or text[1] not in "1234":
+        raise ValueError(f"not a column: {text!r}")
+    return int(text[1]) - 1
+
+
+def ref_apply(state: RefState, move: str) -> RefState:
+    """Play ``move`` and return the new position; ``state`` is left untouched.
+
+    Parameters
+    ----------
+    state : RefState
+    move : str
+        A notation string from ``ref_legal_moves``.
+
+    Returns
+    -------
+    RefState
+        A new state, auto-filled under fill=auto.
+
+    Raises
+    ------
+    ValueError
+        If ``move`` is not legal in ``state``.
+    """
+    # Legality is decided in one place only: the brute-force move list.
+    if move not in ref_legal_moves(state):
+        raise ValueError(f"illegal move {move!r}")
+    new = copy.deepcopy(state)
+
+    if move == "draw":
+        # Turn the packet one card at a time: the last turned ends on top.
+        for _ in range(min(new.profile.draw, len(new.stock))):
+            new.waste.append(new.stock.pop(0))
+    elif move == "redeal":
+        # Turning the waste over unshuffled: its bottom card is turned first.
+        new.stock = new.waste
+        new.waste = []
+        new.redeals += 1
+    else:
+        source, dest = move.split(">")
+        count = 1
+        if "x" in dest:
+            dest, k_txt = dest.split("x")
+            count = int(k_txt)
+
+        # Take the unit off its source.
+        if source == "R":
+            unit = [new.reserve.pop()]
+        elif source == "W":
+            unit = [new.waste.pop()]
+        elif source.startswith("F"):
+            suit = SUITS.index(source[1])
+            top = foundation_top(new, suit)
+            assert top is not None
+            new.foundations[suit] -= 1
+            unit = [top]
+        else:
+            col = new.columns[_parse_column(source)]
+            unit = col[len(col) - count :]
+            del col[len(col) - count :]
+
+        # Put it down.
+        if dest == "F":
+            assert len(unit) == 1
+            new.foundations[suit_of(unit[0])] += 1
+        else:
+            new.columns[_parse_column(dest)].extend(unit)
+
+    _auto_fill(new)
+    return new
+
+
+# ---------------------------------------------------------------------------
+# Reports
+# ---------------------------------------------------------------------------
+
+
+def ref_snapshot(state: RefState) -> dict:
+    """The position as plain data, in the format shared with the fast engine."""
+    return {
+        "base": state.base,
+        "foundations": list(state.foundations),
+        "reserve": list(state.reserve),
+        "columns": [list(col) for col in state.columns],
+        "stock": list(state.stock),
+        "waste": list(state.waste),
+        "redeals": state.redeals if state.profile.passes != UNLIMITED else 0,
+    }
+
+
+def ref_banked(state: RefState) -> int:
+    """Cards on the foundations (the dealt base card included)."""
+    return sum(state.foundations)
+
+
+def _stock_key(state: RefState) -> tuple:
+    """What draws and redeals change: stock, waste and (if limited) the redeal count."""
+    redeals = state.redeals if state.profile.passes != UNLIMITED else 0
+    return (tuple(state.stock), tuple(state.waste), redeals)
+
+
+def ref_status(state: RefState) -> str:
+    """``'won'``, ``'blocked'`` or ``'playing'``.
+
+    Blocked means: turning the stock alone (draw, or redeal when the stock is
+    empty) never reaches a position with any other legal move before the
+    stock/waste cycle repeats or no draw/redeal is left.
+    """
+    if ref_banked(state) == 52:
+        return "won"
+    seen: set[tuple] = set()
+    current = state
+    while True:
+        moves = ref_legal_moves(current)
+        if moves - {"draw", "redeal"}:
+            return "playing"
+        key = _stock_key(current)
+        # Draws and redeals are deterministic, so a repeated stock/waste means
+        # the cycle goes round forever without offering anything new.
+        if key in seen:
+            return "blocked"
+        seen.add(key)
+        if "draw" in moves:
+            current = ref_apply(current, "draw")
+        elif "redeal" in moves:
+            current = ref_apply(current, "redeal")
+        else:
+            return "blocked"
+
+
+def ref_check_invariants(state: RefState) -> None:
+    """Assert what must hold in every reachable position (a test helper).
+
+    All 52 cards are present exactly once, foundation counts are 0..13, every
+    column is one built run, and under fill=auto no column is empty while the
+    reserve has cards.
+    """
+    on_foundations = []
+    for suit in range(4):
+        count = state.foundations[suit]
+        assert 0 <= count <= FULL_FOUNDATION, state.foundations
+        on_foundations += [suit * 13 + (state.base + i) % 13 for i in range(count)]
+    everything = on_foundations + state.reserve + state.stock + state.waste
+    for col in state.columns:
+        everything += col
+        assert is_built_run(state, col), col
+    assert sorted(everything) == list(range(52)), sorted(everything)
+    if state.profile.fill == "auto" and state.reserve:
+        assert all(state.columns), state.columns
