@@ -1,0 +1,22 @@
+"""Tunable constants of the solver, in one place."""
+
+from __future__ import annotations
+
+import os
+
+#: Default wall-clock budget of one solve, in seconds.
+DEFAULT_SECONDS = 10.0
+#: Default node budget (None: no limit).
+DEFAULT_NODES: int | None = None
+#: Upper limit on the default transposition-table size: a quarter of RAM.
+QUARTER_RAM = (os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 4
+#: Default transposition-table memory (bytes); never above a quarter of RAM.
+DEFAULT_MEMORY = min(1 << 30, QUARTER_RAM)
+#: Nodes expanded per call of the compiled kernel before Python checks the clock.
+CHUNK_NODES = 50_000
+#: Deepest search path; a deeper branch makes the result "unknown", never "lost".
+MAX_DEPTH = 4096
+#: Largest number of macro moves one position can have.
+MAX_MACROS = 640
+#: The table is "full" past this load factor (open addressing with linear probing).
+MAX_LOAD = 0.85

@@ -1,0 +1,304 @@
+"""The compiled search: depth-first, with an exact transposition table.
+
+Internal to :mod:`solver.search`. The search runs in chunks of nodes so that
+Python can check the clock between calls; all of its state lives in the arrays
+of a :class:`numba`-free "workspace" tuple that Python owns.
+
+Moves are "K+" macro moves (``docs/solver.md``): every card move that draws
+and redeals alone can bring about, with the draws folded in. A macro is
+encoded as ``atomic | p << 20 | redeals << 26``: the waste pointer and redeal
+count to turn the stock to before the atomic card move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine import core
+
+# kernel return codes
+RUNNING, WON, EXHAUSTED, TABLE_FULL, TOO_DEEP = 0, 1, 2, 3, 4
+
+# stats vector slots
+ST_NODES, ST_DEPTH, ST_MAXDEPTH, ST_BEST, ST_BESTLEN, ST_ENTRIES, ST_PRUNED, ST_DEAD = range(8)
+N_STATS = 8
+
+ATOMIC_MASK = (1 << 20) - 1
+
+
+@njit(cache=True, inline="always")
+def _hash(key):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(key.shape[0]):
+        h ^= key[i]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def tt_insert(keys, tags, key, max_entries, stats):
+    """Insert ``key``; return 1 if new, 0 if present, -1 if the table is full."""
+    cap = tags.shape[0]
+    h = _hash(key)
+    tag = np.uint32((h >> np.uint64(32)) | np.uint64(1))
+    i = np.int64(h & np.uint64(cap - 1))
+    kw = key.shape[0]
+    while True:
+        t = tags[i]
+        if t == 0:
+            if stats[ST_ENTRIES] >= max_entries:
+                return -1
+            tags[i] = tag
+            for w in range(kw):
+                keys[i, w] = key[w]
+            stats[ST_ENTRIES] += 1
+            return 1
+        if t == tag:
+            same = True
+            for w in range(kw):
+                if keys[i, w] != key[w]:
+                    same = False
+                    break
+            if same:
+                return 0
+        i = (i + 1) & (cap - 1)
+
+
+@njit(cache=True)
+def useless_in_tableau(s, card, game, rules):
+    """True when no card that could ever be built on ``card`` is off the foundations.
+
+    Such a card can only ever go to its foundation (see ``docs/solver.md``,
+    rule P1). Assumes worry is off, so foundation cards never come back.
+    """
+    base = game[core.G_BASE]
+    r = card % 13
+    if rules[core.R_WRAP] == core.WRAP_BASE and r == base:
+        return True
+    below = (r + 12) % 13
+    for su in range(4):
+        y = su * 13 + below
+        if not core.builds_on(y, card, game, rules):
+            continue
+        rel = (below - base) % 13
+        if core.found_count(s, su) <= rel:
+            return False
+    return True
+
+
+@njit(cache=True)
+def gen_macros(s, game, rules, out, buf, tmp, prune):
+    """Write the macro moves of ``s`` into ``out``, best-first; return the count.
+
+    With ``prune``, a column top that is useless in the tableau and fits its
+    foundation is the only move (rule P1).
+    """
+    n_at = core.legal_moves(s, game, rules, buf)
+    if prune and rules[core.R_WORRY] == 0:
+        for i in range(n_at):
+            m = buf[i]
+            src = core.move_src(m)
+            if src < core.N_COLS and core.move_dst(m) == core.DST_FOUND:
+                top = core.col_top(s, src, rules)
+                if useless_in_tableau(s, top, game, rules):
+                    out[0] = m | (core.waste_ptr(s) << 20) | (core.redeals(s) << 26)
+                    return -1
+    p0 = core.waste_ptr(s)
+    r0 = core.redeals(s)
+    here = (p0 << 20) | (r0 << 26)
+    # scores sort the moves: higher first
+    scores = np.empty(out.shape[0], np.int64)
+    n = 0
+    for i in range(n_at):
+        m = buf[i]
+        src = core.move_src(m)
+        if src == core.SRC_DRAW or src == core.SRC_REDEAL:
+            continue
+        out[n] = m | here
+        scores[n] = _score(s, m, rules, 0)
+        n += 1
+    # stock cycle: each waste top that draws and redeals alone bring up
+    tmp[:] = s
+    seen = np.uint64(1) << np.uint64(p0)
+    space = core.space_open(s, rules)
+    steps = 0
+    while True:
+        if not core.stock_empty(tmp, game):
+            core.do_draw(tmp, game, rules)
+        elif core.can_redeal(tmp, game, rules):
+            core.do_redeal(tmp, rules)
+        else:
+            break
+        steps += 1
+        p = core.waste_ptr(tmp)
+        bit = np.uint64(1) << np.uint64(p)
+        if seen & bit:
+            break  # the cycle repeats, or repeats with more redeals spent
+        seen |= bit
+        if p == 0:
+            continue
+        wt = core.waste_top(tmp, game)
+        start = n
+        n = core._add_card_moves(tmp, wt, core.SRC_WASTE, game, rules, out, n, space)
+        tag = (p << 20) | (core.redeals(tmp) << 26)
+        for j in range(start, n):
+            scores[j] = _score(s, out[j], rules, steps)
+            out[j] = out[j] | tag
+    # insertion sort by score, descending (stable: generation order breaks ties)
+    for i in range(1, n):
+        m = out[i]
+        sc = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sc:
+            out[j + 1] = out[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        out[j + 1] = m
+        scores[j + 1] = sc
+    return n
+
+
+@njit(cache=True)
+def _score(s, m, rules, steps):
+    """Move ordering: reserve progress first, then foundations, then the rest."""
+    src = core.move_src(m)
+    dst = core.move_dst(m)
+    k = core.move_count(m)
+    sc = 0
+    if src == core.SRC_RESERVE:
+        sc += 400
+    if dst == core.DST_FOUND:
+        sc += 300
+    if src < core.N_COLS and k == core.col_len(s, src):
+        sc += 200 if core.res_count(s) > 0 else 100  # empties a column
+    if src == core.SRC_WASTE:
+        sc += 50 - steps
+    if src >= core.SRC_FOUND0 and src < core.SRC_DRAW:
+        sc -= 200
+    return sc
+
+
+@njit(cache=True)
+def apply_macro(s, mac, game, rules):
+    core.set_waste_ptr(s, (mac >> 20) & 63)
+    core.set_redeals(s, (mac >> 26) & 15)
+    core.apply_move(s, mac & ATOMIC_MASK, game, rules)
+
+
+@njit(cache=True)
+def search(
+    game,
+    rules,
+    states,
+    moves,
+    nmoves,
+    imove,
+    keys,
+    tags,
+    max_entries,
+    stats,
+    best_path,
+    chunk,
+    prune,
+):
+    """Run up to ``chunk`` node expansions of the depth-first search.
+
+    ``states[d]`` is the position at depth ``d``; ``moves[d, :nmoves[d]]`` its
+    macro moves and ``imove[d]`` the next one to try. Returns a code: RUNNING
+    (call again), WON (the path is ``moves[d, imove[d]-1]`` for each depth),
+    EXHAUSTED (every reachable position was seen: a proof), TABLE_FULL or
+    TOO_DEEP (give up: the result is unknown).
+    """
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    tmp = np.empty(core.STATE_LEN, np.uint64)
+    key = np.zeros(keys.shape[1], np.uint64)
+    max_depth = states.shape[0]
+    d = stats[ST_DEPTH]
+    done = 0
+    while done < chunk:
+        if d < 0:
+            return EXHAUSTED
+        if imove[d] >= nmoves[d]:
+            d -= 1
+            stats[ST_DEPTH] = d
+            continue
+        mac = moves[d, imove[d]]
+        imove[d] += 1
+        if d + 1 >= max_depth:
+            stats[ST_DEPTH] = d
+            return TOO_DEEP
+        child = states[d + 1]
+        child[:] = states[d]
+        apply_macro(child, mac, game, rules)
+        core.canonical_key(child, rules, key)
+        ins = tt_insert(keys, tags, key, max_entries, stats)
+        if ins == -1:
+            imove[d] -= 1
+            stats[ST_DEPTH] = d
+            return TABLE_FULL
+        if ins == 0:
+            continue
+        done += 1
+        stats[ST_NODES] += 1
+        d += 1
+        stats[ST_DEPTH] = d
+        if d > stats[ST_MAXDEPTH]:
+            stats[ST_MAXDEPTH] = d
+        b = core.banked(child)
+        if b > stats[ST_BEST]:
+            stats[ST_BEST] = b
+            stats[ST_BESTLEN] = d
+            for i in range(d):
+                best_path[i] = moves[i, imove[i] - 1]
+        if b == 52:
+            return WON
+        n = gen_macros(child, game, rules, moves[d], buf, tmp, prune)
+        if n == -1:
+            n = 1
+            stats[ST_PRUNED] += 1
+        elif n == 0:
+            stats[ST_DEAD] += 1
+        nmoves[d] = n
+        imove[d] = 0
+    stats[ST_DEPTH] = d
+    return RUNNING
+
+
+@njit(cache=True)
+def root_setup(s0, game, rules, states, moves, nmoves, imove, keys, tags, max_entries, stats,
+               prune):
+    """Put the root on the stack and in the table."""
+    key = np.zeros(keys.shape[1], np.uint64)
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    tmp = np.empty(core.STATE_LEN, np.uint64)
+    states[0, :] = s0
+    core.canonical_key(s0, rules, key)
+    tt_insert(keys, tags, key, max_entries, stats)
+    stats[ST_BEST] = core.banked(s0)
+    stats[ST_BESTLEN] = 0
+    n = gen_macros(s0, game, rules, moves[0], buf, tmp, prune)
+    if n == -1:
+        n = 1
+    nmoves[0] = n
+    imove[0] = 0
+    stats[ST_DEPTH] = 0
+    stats[ST_NODES] = 1
+
+
+@njit(cache=True)
+def tt_rehash(old_keys, old_tags, new_keys, new_tags):
+    """Move every entry of the old table into the (larger, empty) new one."""
+    cap = new_tags.shape[0]
+    kw = old_keys.shape[1]
+    for i in range(old_tags.shape[0]):
+        if old_tags[i] == 0:
+            continue
+        h = _hash(old_keys[i])
+        j = np.int64(h & np.uint64(cap - 1))
+        while new_tags[j] != 0:
+            j = (j + 1) & (cap - 1)
+        new_tags[j] = old_tags[i]
+        for w in range(kw):
+            new_keys[j, w] = old_keys[i, w]

@@ -1,0 +1,294 @@
+"""Solve a position: won (with a replayed solution), lost (proof) or unknown.
+
+The compiled depth-first search lives in :mod:`solver.kernel`; this module
+owns its memory, budgets and clock, expands macro moves back into atomic
+notation, and replays every reported line through the engine before it
+returns it. "unknown" (a budget ran out) is never reported as "lost".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from engine import core
+from engine.cards import card_str
+from engine.notation import Move
+from engine.position import Position
+from engine.profiles import parse_profile
+from engine.version import __version__
+from solver import config, kernel
+
+
+class SolverBug(RuntimeError):
+    """A line the solver produced did not replay: never expected."""
+
+
+@dataclass
+class SolveResult:
+    """What a solve found. ``banked`` is exact for won and lost, a lower bound
+    for unknown; ``best_line`` reaches it (the solution, when won)."""
+
+    result: str
+    banked: int
+    moves: list[str]
+    best_line: list[str]
+    nodes: int
+    seconds: float
+    peak_table_bytes: int
+    stop_reason: str
+    profile: str
+    deal: int | None = None
+    pick: str | None = None
+    base_rank: int = 0
+    reserve_left: int = 13
+    max_depth: int = 0
+    pruned: int = 0
+    dead_ends: int = 0
+    version: str = __version__
+    picks: dict[str, dict] = field(default_factory=dict)
+
+    @property
+    def decided(self) -> bool:
+        return self.result in ("won", "lost")
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d.pop("best_line")
+        if self.result != "won":
+            d["moves"] = []
+        return d
+
+
+def parse_seconds(text: str | float | int) -> float:
+    """``'10s'``, ``'250ms'``, ``'2m'`` or a number of seconds."""
+    if isinstance(text, int | float):
+        return float(text)
+    t = text.strip().lower()
+    for suffix, scale in (("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)):
+        if t.endswith(suffix):
+            t, mult = t[: -len(suffix)], scale
+            break
+    else:
+        mult = 1.0
+    try:
+        value = float(t) * mult
+    except ValueError:
+        raise ValueError(f"cannot read a time budget from {text!r} (try 10s or 500ms)") from None
+    if value <= 0:
+        raise ValueError(f"a time budget must be positive, got {text!r}")
+    return value
+
+
+def parse_bytes(text: str | int) -> int:
+    """``'2GB'``, ``'512MB'``, ``'64k'`` or a number of bytes."""
+    if isinstance(text, int):
+        return text
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    mult = 1
+    if t and t[-1] in scale:
+        mult, t = scale[t[-1]], t[:-1]
+    try:
+        value = int(float(t) * mult)
+    except ValueError:
+        raise ValueError(f"cannot read a memory size from {text!r} (try 2GB)") from None
+    if value <= 0:
+        raise ValueError(f"a memory budget must be positive, got {text!r}")
+    return value
+
+
+class Solver:
+    """A reusable solver: allocates its stack once, grows its table on demand.
+
+    Parameters
+    ----------
+    memory : int
+        Most bytes the transposition table may use.
+    prune : bool
+        Use the proven pruning rules of ``docs/solver.md`` (off only for tests).
+    """
+
+    def __init__(self, memory: int = config.DEFAULT_MEMORY, prune: bool = True) -> None:
+        self.memory = int(memory)
+        self.prune = prune
+        self.states = np.zeros((config.MAX_DEPTH, core.STATE_LEN), np.uint64)
+        self.moves = np.zeros((config.MAX_DEPTH, config.MAX_MACROS), np.int64)
+        self.nmoves = np.zeros(config.MAX_DEPTH, np.int64)
+        self.imove = np.zeros(config.MAX_DEPTH, np.int64)
+        self.best_path = np.zeros(config.MAX_DEPTH, np.int64)
+
+    def _table(self, cap: int, kw: int) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros((cap, kw), np.uint64), np.zeros(cap, np.uint32)
+
+    def solve(
+        self,
+        position: Position,
+        seconds: float = config.DEFAULT_SECONDS,
+        nodes: int | None = config.DEFAULT_NODES,
+    ) -> SolveResult:
+        """Search ``position`` within the budgets."""
+        t0 = time.perf_counter()
+        game, rules = position.game.arr, position.game.rules
+        kw = core.key_words(int(rules[core.R_BUILD]))
+        entry = kw * 8 + 4
+        max_cap = 1 << max(10, (self.memory // entry).bit_length() - 1)
+        cap = min(1 << 16, max_cap)
+        keys, tags = self._table(cap, kw)
+        stats = np.zeros(kernel.N_STATS, np.int64)
+        prune = self.prune and position.profile.worry == "no"
+        kernel.root_setup(
+            position.state, game, rules, self.states, self.moves, self.nmoves, self.imove,
+            keys, tags, int(cap * config.MAX_LOAD), stats, prune,
+        )
+        code = kernel.WON if position.is_won() else kernel.RUNNING
+        reason = "solved" if code == kernel.WON else ""
+        while code == kernel.RUNNING or code == kernel.TABLE_FULL:
+            if code == kernel.TABLE_FULL:
+                if cap >= max_cap:
+                    reason = "memory"
+                    break
+                new_keys, new_tags = self._table(cap * 2, kw)
+                kernel.tt_rehash(keys, tags, new_keys, new_tags)
+                keys, tags, cap = new_keys, new_tags, cap * 2
+            if time.perf_counter() - t0 >= seconds:
+                reason = "time"
+                break
+            chunk = config.CHUNK_NODES
+            if nodes is not None:
+                left = nodes - int(stats[kernel.ST_NODES])
+                if left <= 0:
+                    reason = "nodes"
+                    break
+                chunk = min(chunk, left)
+            code = kernel.search(
+                game, rules, self.states, self.moves, self.nmoves, self.imove, keys, tags,
+                int(cap * config.MAX_LOAD), stats, self.best_path, chunk, prune,
+            )
+        if code == kernel.WON:
+            result, reason = "won", "solved"
+        elif code == kernel.EXHAUSTED:
+            result, reason = "lost", "exhausted"
+        else:
+            result = "unknown"
+            reason = reason or ("depth" if code == kernel.TOO_DEEP else "memory")
+        best_len = int(stats[kernel.ST_BESTLEN])
+        macros = [int(m) for m in self.best_path[:best_len]]
+        line, end = expand_macros(position, macros)
+        banked = int(stats[kernel.ST_BEST])
+        if end.banked != banked or (result == "won" and not end.is_won()):
+            raise SolverBug(
+                f"best line replays to {end.banked} banked, search said {banked}"
+            )
+        seconds_used = time.perf_counter() - t0
+        g = position.game
+        return SolveResult(
+            result=result,
+            banked=banked,
+            moves=line if result == "won" else [],
+            best_line=line,
+            nodes=int(stats[kernel.ST_NODES]),
+            seconds=seconds_used,
+            peak_table_bytes=cap * entry,
+            stop_reason=reason,
+            profile=position.profile.canonical(),
+            deal=g.deal_number,
+            pick=card_str(g.pick) if g.pick is not None else None,
+            base_rank=g.base,
+            reserve_left=len(end.reserve()),
+            max_depth=int(stats[kernel.ST_MAXDEPTH]),
+            pruned=int(stats[kernel.ST_PRUNED]),
+            dead_ends=int(stats[kernel.ST_DEAD]),
+        )
+
+
+def expand_macros(position: Position, macros: list[int]) -> tuple[list[str], Position]:
+    """Turn macro moves into atomic notation, replaying each through the engine.
+
+    Raises :class:`SolverBug` if a move is illegal: every line the solver
+    reports has been played move by move by the rules engine.
+    """
+    out: list[str] = []
+    pos = position
+    for mac in macros:
+        want_p, want_r = (mac >> 20) & 63, (mac >> 26) & 15
+        guard = 0
+        while (int(core.waste_ptr(pos.state)), pos.redeals()) != (want_p, want_r):
+            step = Move("draw", "", 0) if pos.stock() else Move("redeal", "", 0)
+            pos = _play(pos, step)
+            out.append(str(step))
+            guard += 1
+            if guard > 200:
+                raise SolverBug("a macro move's stock position was never reached")
+        move = Move.from_code(mac & kernel.ATOMIC_MASK)
+        pos = _play(pos, move)
+        out.append(str(move))
+    return out, pos
+
+
+def _play(pos: Position, move: Move) -> Position:
+    try:
+        return pos.apply(move)
+    except ValueError as exc:
+        raise SolverBug(f"solver produced an illegal move {move}: {exc}") from None
+
+
+_DEFAULT_SOLVER: Solver | None = None
+
+
+def solve(
+    position: Position,
+    seconds: float = config.DEFAULT_SECONDS,
+    nodes: int | None = config.DEFAULT_NODES,
+    memory: int | None = None,
+    prune: bool = True,
+) -> SolveResult:
+    """Solve one position with a shared solver (see :class:`Solver`)."""
+    global _DEFAULT_SOLVER
+    mem = memory or config.DEFAULT_MEMORY
+    if _DEFAULT_SOLVER is None or (_DEFAULT_SOLVER.memory, _DEFAULT_SOLVER.prune) != (mem, prune):
+        _DEFAULT_SOLVER = Solver(mem, prune)
+    return _DEFAULT_SOLVER.solve(position, seconds, nodes)
+
+
+def solve_deal(
+    deal: int | str | list[int],
+    profile: str | None = None,
+    seconds: float = config.DEFAULT_SECONDS,
+    nodes: int | None = config.DEFAULT_NODES,
+    memory: int | None = None,
+    prune: bool = True,
+) -> SolveResult:
+    """Solve a dealt position; for ``selective`` solve all five base picks.
+
+    The selective answer is the best pick: won if any pick wins, lost only if
+    every pick is lost, otherwise unknown; ``picks`` holds each pick's verdict.
+    """
+    prof = parse_profile(profile)
+    if prof.layout != "selective":
+        return solve(Position.from_deal(deal, prof), seconds, nodes, memory, prune)
+    probe = Position.from_deal(deal, "strict")
+    five = list(probe.game.deal[13:18])
+    t0 = time.perf_counter()
+    results = []
+    for i, card in enumerate(five):
+        left = seconds - (time.perf_counter() - t0)
+        share = max(left / (len(five) - i), 1e-3)
+        r = solve(Position.from_deal(deal, prof, pick=card), share, nodes, memory, prune)
+        results.append(r)
+        if r.result == "won":
+            break
+    rank = {"won": 2, "unknown": 1, "lost": 0}
+    best = max(results, key=lambda r: (rank[r.result], r.banked))
+    if best.result != "won" and any(r.result == "unknown" for r in results):
+        best.result = "unknown"
+    if best.pick:
+        best.moves = [f"pick {best.pick}"] + best.moves if best.moves else []
+        best.best_line = [f"pick {best.pick}"] + best.best_line
+    best.picks = {r.pick: {"result": r.result, "banked": r.banked} for r in results}
+    best.nodes = sum(r.nodes for r in results)
+    best.seconds = time.perf_counter() - t0
+    best.peak_table_bytes = max(r.peak_table_bytes for r in results)
+    return best
