@@ -89,7 +89,7 @@ def useless_in_tableau(s, card, game, rules):
 
 
 @njit(cache=True)
-def gen_macros(s, game, rules, out, buf, tmp, prune):
+def gen_macros(s, game, rules, out, buf, tmp, prune):  # noqa: C901
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
 
     With ``prune``, a column top that is useless in the tableau and fits its
@@ -119,33 +119,48 @@ def gen_macros(s, game, rules, out, buf, tmp, prune):
         out[n] = m | here
         scores[n] = _score(s, m, rules, 0)
         n += 1
-    # stock cycle: each waste top that draws and redeals alone bring up
-    tmp[:] = s
-    seen = np.uint64(1) << np.uint64(p0)
+    # stock cycle: each waste top that draws and redeals alone bring up.
+    # Work on the list of live stock positions: a draw advances an index.
+    ns = game[core.G_NSTOCK]
+    live = np.empty(ns, np.int64)
+    m_live = 0
+    j = 0
+    for i in range(ns):
+        if not core.stock_removed(s, i):
+            live[m_live] = i
+            m_live += 1
+            if i < p0:
+                j += 1
+    draw = rules[core.R_DRAW]
+    passes = rules[core.R_PASSES]
+    r = r0
+    seen = np.uint64(1) << np.uint64(j)
     space = core.space_open(s, rules)
     steps = 0
     while True:
-        if not core.stock_empty(tmp, game):
-            core.do_draw(tmp, game, rules)
-        elif core.can_redeal(tmp, game, rules):
-            core.do_redeal(tmp, rules)
+        if j < m_live:
+            j = min(j + draw, m_live)
+        elif j > 0 and (passes == 0 or r < passes - 1):
+            j = 0
+            if passes != 0:
+                r += 1
         else:
             break
         steps += 1
-        p = core.waste_ptr(tmp)
-        bit = np.uint64(1) << np.uint64(p)
+        bit = np.uint64(1) << np.uint64(j)
         if seen & bit:
             break  # the cycle repeats, or repeats with more redeals spent
         seen |= bit
-        if p == 0:
+        if j == 0:
             continue
-        wt = core.waste_top(tmp, game)
+        pos = live[j - 1]
+        wt = game[core.G_STOCK + pos]
         start = n
-        n = core._add_card_moves(tmp, wt, core.SRC_WASTE, game, rules, out, n, space)
-        tag = (p << 20) | (core.redeals(tmp) << 26)
-        for j in range(start, n):
-            scores[j] = _score(s, out[j], rules, steps)
-            out[j] = out[j] | tag
+        n = core._add_card_moves(s, wt, core.SRC_WASTE, game, rules, out, n, space)
+        tag = ((pos + 1) << 20) | (r << 26)
+        for q in range(start, n):
+            scores[q] = _score(s, out[q], rules, steps)
+            out[q] = out[q] | tag
     # insertion sort by score, descending (stable: generation order breaks ties)
     for i in range(1, n):
         m = out[i]
