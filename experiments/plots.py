@@ -1,0 +1,141 @@
+"""Plots of sweep rows (matplotlib object API, no GUI), each saved as PNG and SVG.
+
+- ``winrate``: win % over decided deals per profile with 95% Wilson intervals;
+- ``banked``: distribution of cards banked per profile;
+- ``solve_time_cdf``: cumulative distribution of solve time per profile;
+- ``winrate_by_base``: win % by base rank per profile, with intervals.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from experiments.report import RANKS, by_base_table, summary_table
+
+FORMATS = ("png", "svg")
+
+
+def _labels(df: pd.DataFrame) -> list[str]:
+    if "label" not in df:
+        df = df.assign(label=df["profile"])
+    return list(dict.fromkeys(df["label"]))
+
+
+def plot_winrate(df: pd.DataFrame) -> Figure:
+    """Bar chart of win % (decided deals) per profile with Wilson intervals."""
+    s = summary_table(df)
+    fig = Figure(figsize=(max(5.0, 1.4 * len(s) + 2), 4.5))
+    ax = fig.subplots()
+    x = np.arange(len(s))
+    y = s["win_pct"].to_numpy(float)
+    err = np.vstack([y - s["win_lo"].to_numpy(float), s["win_hi"].to_numpy(float) - y])
+    ax.bar(x, y, color="tab:blue", alpha=0.8)
+    ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=6)
+    for xi, yi, u in zip(x, y, s["unknown"], strict=True):
+        note = f"{yi:.1f}%" + (f"\n{u} unknown" if u else "")
+        ax.annotate(note, (xi, 0), xytext=(0, 4), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=8, color="white")
+    ax.set_xticks(x, s["profile"], rotation=15, ha="right")
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("win % of decided deals (95% Wilson interval)")
+    ax.set_xlabel("profile")
+    ax.set_title(f"Canfield win rate per profile ({int(s['deals'].max()) if len(s) else 0} deals)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_banked(df: pd.DataFrame) -> Figure:
+    """Histogram (step) of cards banked, one line per profile."""
+    fig = Figure(figsize=(7, 4.5))
+    ax = fig.subplots()
+    bins = np.arange(0, 54) - 0.5
+    for label in _labels(df):
+        b = df.loc[df.get("label", df["profile"]) == label, "banked"].to_numpy(float)
+        ax.hist(b, bins=bins, histtype="step", linewidth=1.5, label=label,
+                weights=np.full(b.size, 100.0 / max(b.size, 1)))
+    ax.set_xlabel("cards banked (52 = won; a lower bound when unknown)")
+    ax.set_ylabel("% of deals")
+    ax.set_title("Cards banked per deal")
+    ax.set_xlim(-1, 53)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def plot_time_cdf(df: pd.DataFrame) -> Figure:
+    """Share of deals decided (won or lost) within a time, per profile (log time axis).
+
+    Unknown deals never count as decided, so a curve ends at the decided share.
+    """
+    fig = Figure(figsize=(7, 4.5))
+    ax = fig.subplots()
+    for label in _labels(df):
+        g = df[df.get("label", df["profile"]) == label]
+        t = np.sort(g.loc[g["result"] != "unknown", "seconds"].to_numpy(float))
+        if len(g) == 0:
+            continue
+        t = np.maximum(np.concatenate([t[:1], t]), 1e-5)
+        y = 100.0 * np.arange(0, t.size) / len(g)
+        ax.step(t, y, where="post", label=label)
+    budget = df["budget_seconds"].dropna()
+    if len(budget):
+        ax.axvline(float(budget.iloc[0]), color="grey", linestyle="--", label="time budget")
+    ax.set_xscale("log")
+    ax.set_xlabel("solve time (s, log scale)")
+    ax.set_ylabel("% of deals decided (won or lost) within time")
+    ax.set_ylim(0, 100)
+    ax.set_title("Time to a verdict, cumulative (unknowns never decided)")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def plot_by_base(df: pd.DataFrame) -> Figure:
+    """Win % (decided) by base rank, one line per profile, with Wilson intervals."""
+    t = by_base_table(df)
+    fig = Figure(figsize=(8, 4.5))
+    ax = fig.subplots()
+    labels = list(dict.fromkeys(t["profile"])) if len(t) else []
+    width = 0.8 / max(len(labels), 1)
+    for i, label in enumerate(labels):
+        g = t[t["profile"] == label]
+        x = g["base_rank"].to_numpy(float) + (i - (len(labels) - 1) / 2) * width
+        y = g["win_pct"].to_numpy(float)
+        err = np.vstack([y - g["win_lo"].to_numpy(float), g["win_hi"].to_numpy(float) - y])
+        ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, label=label)
+    ax.set_xticks(range(13), list(RANKS))
+    ax.set_xlabel("base rank (first foundation card)")
+    ax.set_ylabel("win % of decided deals (95% Wilson)")
+    ax.set_ylim(0, 100)
+    ax.set_title("Win rate by base rank")
+    if labels:
+        ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+PLOTS = {
+    "winrate": plot_winrate,
+    "banked": plot_banked,
+    "solve_time_cdf": plot_time_cdf,
+    "winrate_by_base": plot_by_base,
+}
+
+
+def write_plots(df: pd.DataFrame, out_dir: str | os.PathLike) -> list[Path]:
+    """Draw every plot in :data:`PLOTS` and save each as PNG and SVG."""
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, fn in PLOTS.items():
+        fig = fn(df)
+        for fmt in FORMATS:
+            path = d / f"{name}.{fmt}"
+            fig.savefig(path, dpi=120)
+            paths.append(path)
+    return paths

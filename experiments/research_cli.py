@@ -1,0 +1,141 @@
+"""Click commands ``sweep``, ``report`` and ``plot``; registered on ``experiments.cli.main``.
+
+Bad input (unknown profile, bad range or budget, damaged part, mismatched
+run folder) prints one ``error: ...`` line on stderr and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from experiments.sweep import DEFAULT_SWEEP_MEMORY, SolveFailed, SweepError
+
+USAGE_EXIT = 2
+
+
+def _fail(msg: str, code: int = USAGE_EXIT) -> None:
+    click.echo(f"error: {msg}", err=True)
+    sys.exit(code)
+
+
+@click.command("sweep")
+@click.option("--profiles", default="strict", show_default=True,
+              help="Comma-separated profiles, e.g. strict,hevagames,cardgames.")
+@click.option("--deals", required=True, help="Deal range A:B (B excluded), e.g. 0:10000.")
+@click.option("--budget", default=None,
+              help="Wall-clock budget per (deal, profile), e.g. 10s. Default 10s, or none "
+                   "when --nodes is given.")
+@click.option("--nodes", type=int, default=None,
+              help="Node budget per (deal, profile): deterministic results.")
+@click.option("--memory", default=DEFAULT_SWEEP_MEMORY, show_default=True,
+              help="Transposition-table size per solve.")
+@click.option("--workers", type=int, default=None,
+              help="Local worker processes [default: all cores].")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run on this dask.distributed scheduler instead of local processes.")
+@click.option("--batch", "batch_size", type=int, default=8, show_default=True,
+              help="Deals per task and per part file.")
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Run folder, e.g. results/runs/NAME.")
+@click.option("--repair", is_flag=True, help="Move damaged parts to parts/damaged/ and rerun them.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def sweep_cmd(profiles: str, deals: str, budget: str | None, nodes: int | None, memory: str,
+              workers: int | None, scheduler: str | None, batch_size: int, out: str,
+              repair: bool, no_progress: bool) -> None:
+    """Solve every (deal, profile) into a resumable run folder of Parquet parts.
+
+    Rerunning the same command resumes: finished rows are skipped.
+    """
+    from experiments.sweep import make_spec, run_sweep
+
+    try:
+        spec = make_spec(profiles, deals, budget, nodes, memory)
+        summary = run_sweep(out, spec, workers=workers, scheduler=scheduler,
+                            batch_size=batch_size, repair=repair, progress=not no_progress)
+    except SweepError as exc:
+        _fail(str(exc))
+        return
+    except SolveFailed as exc:
+        _fail(f"solver failed, finished parts are kept: {exc}", code=1)
+        return
+    rate = summary.rows_written / summary.seconds * 60 if summary.seconds > 0 else 0.0
+    state = "interrupted" if summary.interrupted else (
+        "complete" if summary.complete else "incomplete")
+    click.echo(
+        f"{state}: {summary.rows_before + summary.rows_written}/{summary.rows_total} rows in "
+        f"{out} ({summary.rows_written} new in {summary.seconds:.1f}s, "
+        f"{rate:.0f} rows/min)",
+        err=True,
+    )
+    if summary.interrupted:
+        sys.exit(130)
+
+
+@click.command("report")
+@click.argument("runs", nargs=-1, required=True, type=click.Path())
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Write report.md and the tables as CSV here.")
+@click.option("--plots", "plots_dir", default=None, type=click.Path(file_okay=False),
+              help="Also write the plots (PNG and SVG) here.")
+def report_cmd(runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None) -> None:
+    """Win-rate tables for one or more run folders."""
+    from experiments.report import build_report, load_runs
+
+    try:
+        df = load_runs(runs)
+    except SweepError as exc:
+        _fail(str(exc))
+        return
+    rep = build_report(df)
+    click.echo(rep.to_text())
+    if out_dir:
+        written = rep.write(out_dir)
+        click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
+    if plots_dir:
+        _plots(df, plots_dir)
+
+
+@click.command("plot")
+@click.argument("runs", nargs=-1, required=True, type=click.Path())
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Folder for the PNG and SVG files.")
+def plot_cmd(runs: tuple[str, ...], out_dir: str) -> None:
+    """Plots (PNG and SVG) for one or more run folders."""
+    from experiments.report import load_runs
+
+    try:
+        df = load_runs(runs)
+    except SweepError as exc:
+        _fail(str(exc))
+        return
+    _plots(df, out_dir)
+
+
+def _plots(df, out_dir: str) -> None:
+    from experiments.plots import write_plots
+
+    paths = write_plots(df, Path(out_dir))
+    click.echo(f"wrote {len(paths)} plot files to {out_dir}", err=True)
+
+
+COMMANDS = (sweep_cmd, report_cmd, plot_cmd)
+
+
+def register(group: click.Group) -> None:
+    """Add the research commands to a click group."""
+    for cmd in COMMANDS:
+        group.add_command(cmd)
+
+
+@click.group()
+def research() -> None:
+    """Stand-alone entry (``python -m experiments.research_cli``); same as ``canfield``."""
+
+
+register(research)
+
+if __name__ == "__main__":
+    research()

@@ -1,0 +1,159 @@
+"""Report tables and plots on rows whose statistics are worked out by hand."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from experiments import research_cli
+from experiments.plots import PLOTS, write_plots
+from experiments.report import (
+    build_report,
+    by_base_table,
+    load_runs,
+    paired_table,
+    summary_table,
+    to_markdown,
+)
+from experiments.stats import wilson
+from experiments.sweep import RunFolder, SweepSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Profile strict: deals 0-5 won, 6-7 lost, 8-9 unknown.
+# Profile hevagames: deals 0-2 and 6 won, 3-5 and 7 lost, 8 unknown, 9 won.
+RESULTS = {
+    "strict": ["won"] * 6 + ["lost"] * 2 + ["unknown"] * 2,
+    "hevagames": ["won"] * 3 + ["lost"] * 3 + ["won", "lost", "unknown", "won"],
+}
+BANKED = {"won": 52, "lost": 10, "unknown": 20}
+
+
+def make_rows(profiles=("strict", "hevagames")) -> list[dict]:
+    rows = []
+    for prof in profiles:
+        for deal, res in enumerate(RESULTS[prof]):
+            rows.append({
+                "deal": deal, "profile": prof, "profile_full": prof + ":...", "result": res,
+                "banked": BANKED[res] + (deal if prof == "hevagames" and res == "lost" else 0),
+                "seconds": 0.01 * (deal + 1), "nodes": 100 * deal,
+                "peak_table_bytes": 1 << 20, "base_rank": deal % 3, "reserve_left": 0,
+                "solution_length": 150 if res == "won" else 0, "budget_seconds": None,
+                "budget_nodes": 1000, "budget_memory": 1 << 24, "version": "0.1.0",
+                "pick": None, "stop_reason": "x",
+            })
+    return rows
+
+
+def make_run(path: Path, rows: list[dict], profiles: tuple[str, ...]) -> Path:
+    folder = RunFolder(path)
+    folder.init(SweepSpec(profiles, 0, 10, None, 1000, 1 << 24))
+    folder.write_part(0, rows)
+    return path
+
+
+@pytest.fixture
+def df(tmp_path) -> pd.DataFrame:
+    return load_runs([make_run(tmp_path / "run", make_rows(), ("strict", "hevagames"))])
+
+
+def test_summary_by_hand(df):
+    s = summary_table(df).set_index("profile")
+    a = s.loc["strict"]
+    assert (a["deals"], a["won"], a["lost"], a["unknown"]) == (10, 6, 2, 2)
+    assert a["win_pct"] == 75.0  # 6 of 8 decided; unknowns are not lost
+    lo, hi = wilson(6, 8)
+    assert (a["win_lo"], a["win_hi"]) == pytest.approx((100 * lo, 100 * hi))
+    assert a["win_pct_unknown_lost"] == 60.0 and a["win_pct_unknown_won"] == 80.0
+    assert a["win_lo_unknown_lost"] == pytest.approx(100 * wilson(6, 10)[0])
+    assert a["win_hi_unknown_won"] == pytest.approx(100 * wilson(8, 10)[1])
+    assert a["banked_mean"] == pytest.approx((6 * 52 + 2 * 10 + 2 * 20) / 10)  # 37.2
+    assert (a["banked_lost_mean"], a["banked_lost_lo"], a["banked_lost_hi"]) == (10, 10, 10)
+    assert a["casino_mean"] == pytest.approx(5 * 37.2 - 52)  # 134
+    assert a["casino_hi"] - a["casino_mean"] == pytest.approx(
+        5 * (a["banked_hi"] - a["banked_mean"]))
+    b = s.loc["hevagames"]
+    assert (b["won"], b["lost"], b["unknown"]) == (5, 4, 1)
+    # lost banked: 10+3, 10+4, 10+5, 10+7 -> mean 59/4 = 14.75
+    assert b["banked_lost_mean"] == pytest.approx(14.75)
+
+
+def test_paired_by_hand(df):
+    p = paired_table(df).iloc[0]
+    assert (p["a"], p["b"], p["common_deals"]) == ("strict", "hevagames", 10)
+    # decided under both: deals 0..7; deals 8 and 9 have an unknown
+    assert (p["decided_both"], p["unknown_either"]) == (8, 2)
+    assert (p["both"], p["only_a"], p["only_b"], p["neither"]) == (3, 3, 1, 1)
+    assert p["mcnemar_exact_p"] == pytest.approx(2 * (1 + 4) / 16)  # n=4, k=1
+    assert p["mcnemar_chi2"] == pytest.approx((3 - 1 - 1) ** 2 / 4)
+    assert p["mcnemar_chi2_p"] == pytest.approx(math.erfc(math.sqrt(0.125)))
+    # banked strict - hevagames: deals 3,4,5: 52-13, 52-14, 52-15; deal 6: 10-52;
+    # deal 7: 10-17; deal 8: 0; deal 9: 20-52
+    diffs = [0, 0, 0, 39, 38, 37, -42, -7, 0, -32]
+    assert p["banked_diff_mean"] == pytest.approx(sum(diffs) / 10)
+
+
+def test_by_base_by_hand(df):
+    t = by_base_table(df)
+    a = t[t["profile"] == "strict"].set_index("base_rank")
+    # base 0: deals 0,3,6,9 -> won, won, lost, unknown
+    assert tuple(a.loc[0, ["deals", "won", "lost", "unknown"]]) == (4, 2, 1, 1)
+    assert a.loc[0, "win_pct"] == pytest.approx(200 / 3)
+    assert a.loc[0, "base"] == "A" and a.loc[2, "base"] == "3"
+    # base 2: deals 2,5,8 -> won, won, unknown
+    assert tuple(a.loc[2, ["won", "lost", "unknown"]]) == (2, 0, 1)
+
+
+def test_report_text_markdown_csv(df, tmp_path):
+    rep = build_report(df)
+    text = rep.to_text()
+    assert "75.0 [" in text and "unknown" in text and "McNemar exact p" in text
+    md = rep.to_markdown()
+    assert md.startswith("# Canfield win rates") and "| profile | deals |" in md
+    paths = rep.write(tmp_path / "out")
+    assert [p.name for p in paths] == ["report.md", "summary.csv", "paired.csv", "by_base.csv"]
+    s = pd.read_csv(paths[1])
+    assert list(s["unknown"]) == [2, 1]
+
+
+def test_markdown_table():
+    t = pd.DataFrame({"a": [1, 2], "b": ["x|y", "z"]})
+    assert to_markdown(t) == "| a | b |\n|---|---|\n| 1 | x\\|y |\n| 2 | z |"
+
+
+def test_same_profile_in_two_runs_is_labelled(tmp_path):
+    r1 = make_run(tmp_path / "one", make_rows(("strict",)), ("strict",))
+    r2 = make_run(tmp_path / "two", make_rows(("strict", "hevagames")), ("strict", "hevagames"))
+    df = load_runs([r1, r2])
+    assert list(dict.fromkeys(df["label"])) == ["strict@one", "strict@two", "hevagames"]
+    assert len(paired_table(df)) == 3
+
+
+def test_plots_png_and_svg(df, tmp_path):
+    paths = write_plots(df, tmp_path / "plots")
+    assert sorted(p.name for p in paths) == sorted(
+        f"{n}.{e}" for n in PLOTS for e in ("png", "svg"))
+    for p in paths:
+        assert p.stat().st_size > 1000
+        if p.suffix == ".png":
+            assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for fn in PLOTS.values():
+        fig = fn(df)
+        ax = fig.axes[0]
+        assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_report_cli_on_sample(tmp_path):
+    sample = ROOT / "results" / "sample"
+    if not (sample / "run.json").exists():
+        pytest.skip("no committed sample run")
+    res = CliRunner().invoke(research_cli.report_cmd, [
+        str(sample), "--out", str(tmp_path / "rep"), "--plots", str(tmp_path / "plots")])
+    assert res.exit_code == 0, res.output
+    assert "Win rate per profile" in res.stdout and "hevagames" in res.stdout
+    assert (tmp_path / "rep" / "report.md").exists()
+    assert (tmp_path / "plots" / "winrate.svg").exists()

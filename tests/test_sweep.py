@@ -1,0 +1,304 @@
+"""Sweeps: run folder, resume after kill -9, worker-count independence, dask, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from experiments import research_cli
+from experiments.sweep import (
+    COLUMNS,
+    TIMING_COLUMNS,
+    RunFolder,
+    SweepError,
+    load_run,
+    make_spec,
+    parse_deals,
+    plan_batches,
+    run_sweep,
+    split_profiles,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+NODES = 3000  # node budgets are deterministic: rows never depend on the machine
+DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "experiments.research_cli", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+
+
+def small_spec(deals: str = "0:12", profiles: str = "strict,hevagames"):
+    return make_spec(profiles, deals, nodes=NODES, memory="16MB")
+
+
+def frame(df: pd.DataFrame) -> pd.DataFrame:
+    return df[DETERMINISTIC].sort_values(["deal", "profile"]).reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def test_parse_deals():
+    assert parse_deals("0:200") == range(0, 200)
+    assert parse_deals("7") == range(7, 8)
+    assert parse_deals(f"{2**64 - 1}") == range(2**64 - 1, 2**64)
+    for bad in ("", "a:b", "5:5", "9:3", "-1:4", f"0:{2**64 + 1}", "1:2:3"):
+        with pytest.raises(SweepError):
+            parse_deals(bad)
+
+
+def test_split_profiles_keeps_option_lists():
+    assert split_profiles("strict,hevagames") == ["strict", "hevagames"]
+    assert split_profiles("strict:draw=1,worry=yes,cardgames") == [
+        "strict:draw=1,worry=yes", "cardgames"]
+    assert split_profiles(" strict , strict:moves=whole ") == ["strict"]
+    assert split_profiles("cardgames:worry=no") == ["cardgames:worry=no"]
+    with pytest.raises(SweepError, match="unknown profile"):
+        split_profiles("strict,nosuch")
+    with pytest.raises(SweepError):
+        split_profiles(",")
+
+
+def test_spec_defaults():
+    s = make_spec("strict", "0:3")
+    assert (s.budget_seconds, s.budget_nodes) == (10.0, None)
+    s = make_spec("strict", "0:3", nodes=100)
+    assert (s.budget_seconds, s.budget_nodes) == (None, 100)
+    with pytest.raises(SweepError, match="time budget"):
+        make_spec("strict", "0:3", budget="fast")
+
+
+def test_plan_batches_skips_done_rows():
+    spec = make_spec("strict,hevagames", "0:5", nodes=10)
+    done = {(0, "strict"), (1, "strict"), (4, "hevagames")}
+    batches = plan_batches(spec, done, 2)
+    got = {(d, p) for p, ds in batches for d in ds}
+    want = {(d, p) for d in range(5) for p in spec.profiles} - done
+    assert got == want
+    assert all(len(ds) <= 2 for _, ds in batches)
+
+
+# --------------------------------------------------------------------------- run folder
+
+
+def test_rows_and_resume(tmp_path):
+    out = tmp_path / "run"
+    spec = small_spec("0:6")
+    s1 = run_sweep(out, spec, workers=1, batch_size=2, progress=False)
+    assert s1.complete and s1.rows_written == 12
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["profiles"] == ["strict", "hevagames"] and meta["deals"] == "0:6"
+    assert meta["budget_nodes"] == NODES
+    df = load_run(out)
+    assert list(df.columns) == list(COLUMNS)
+    assert len(df) == 12 and not df.duplicated(["deal", "profile"]).any()
+    assert set(df["result"]) <= {"won", "lost", "unknown"}
+    assert (df["budget_nodes"] == NODES).all() and df["budget_seconds"].isna().all()
+    assert ((df["solution_length"] > 0) == (df["result"] == "won")).all()
+    assert all(f.startswith(p.split(":")[0] + ":")
+               for f, p in zip(df["profile_full"], df["profile"], strict=True))
+    # A finished run is compacted into one part; rerunning writes nothing.
+    assert len(RunFolder(out).part_files()) == 1
+    s2 = run_sweep(out, spec, workers=1, batch_size=2, progress=False)
+    assert s2.rows_written == 0 and s2.complete
+    pd.testing.assert_frame_equal(load_run(out), df)
+
+
+def test_mismatched_arguments_are_refused(tmp_path):
+    out = tmp_path / "run"
+    run_sweep(out, small_spec("0:2", "strict"), workers=1, progress=False)
+    with pytest.raises(SweepError, match="other arguments.*deals"):
+        run_sweep(out, small_spec("0:3", "strict"), workers=1, progress=False)
+    with pytest.raises(SweepError, match="profiles"):
+        run_sweep(out, small_spec("0:2", "hevagames"), workers=1, progress=False)
+    r = cli("sweep", "--profiles", "strict", "--deals", "0:2", "--nodes", "99",
+            "--memory", "16MB", "--out", str(out), "--no-progress")
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ")
+    assert "budget_nodes" in r.stderr
+
+
+def test_duplicate_parts_deduplicated_or_refused(tmp_path):
+    out = tmp_path / "run"
+    run_sweep(out, small_spec("0:4", "strict"), workers=1, batch_size=2,
+              progress=False, compact=False)
+    folder = RunFolder(out)
+    parts = folder.part_files()
+    assert len(parts) == 2
+    want = folder.load()
+    # An identical copy (as a crash during compaction leaves) is dropped.
+    shutil.copy(parts[0], folder.parts_dir / "part-00007.parquet")
+    pd.testing.assert_frame_equal(folder.load(), want)
+    # A copy that disagrees is an error naming both parts.
+    bad = pd.read_parquet(parts[0])
+    bad["banked"] = 99
+    bad.to_parquet(folder.parts_dir / "part-00007.parquet")
+    with pytest.raises(SweepError, match="part-00000.parquet, part-00007.parquet disagree"):
+        folder.load()
+
+
+def test_damaged_part_error_and_repair(tmp_path):
+    out = tmp_path / "run"
+    args = ["sweep", "--profiles", "strict", "--deals", "0:6", "--nodes", str(NODES),
+            "--memory", "16MB", "--batch", "2", "--workers", "1", "--out", str(out),
+            "--no-progress"]
+    spec = make_spec("strict", "0:6", nodes=NODES, memory="16MB")
+    run_sweep(out, spec, workers=1, batch_size=2, progress=False, compact=False)
+    folder = RunFolder(out)
+    victim = folder.part_files()[1]
+    victim.write_bytes(victim.read_bytes()[:40])  # truncated, as a disk error leaves it
+    with pytest.raises(SweepError, match=f"damaged part .*{victim.name}.*--repair"):
+        folder.load()
+    r = cli(*args)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and victim.name in r.stderr and "Traceback" not in r.stderr
+    rep = cli("report", str(out))
+    assert rep.returncode == 2 and victim.name in rep.stderr
+    r = cli(*args, "--repair")
+    assert r.returncode == 0, r.stderr
+    assert (folder.damaged_dir / victim.name).exists()
+    df = load_run(out)
+    assert sorted(df["deal"]) == list(range(6))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--profiles", "strict,bogus", "--deals", "0:3"], "unknown profile 'bogus'"),
+    (["--profiles", "strict:draw=2", "--deals", "0:3"], "draw must be 1 or 3"),
+    (["--deals", "5:2"], "bad deal range"),
+    (["--deals", "x"], "cannot read a deal range"),
+    (["--deals", "0:3", "--budget", "soon"], "cannot read a time budget"),
+    (["--deals", "0:3", "--budget", "-1s"], "must be positive"),
+    (["--deals", "0:3", "--nodes", "0"], "node budget must be positive"),
+    (["--deals", "0:3", "--memory", "lots"], "cannot read a memory size"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
+    runner = CliRunner()
+    res = runner.invoke(research_cli.sweep_cmd, [*args, "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"error: {res.stderr[7:].strip()}\n"
+    assert message in res.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_not_a_run_folder(tmp_path):
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "x.txt").write_text("hello")
+    r = CliRunner().invoke(research_cli.sweep_cmd, [
+        "--deals", "0:2", "--nodes", "10", "--out", str(tmp_path / "junk")])
+    assert r.exit_code == 2 and "no run.json" in r.stderr
+    r = CliRunner().invoke(research_cli.report_cmd, [str(tmp_path / "nothing")])
+    assert r.exit_code == 2 and "not a run folder" in r.stderr
+
+
+# --------------------------------------------------------------------------- kill -9, Ctrl-C
+
+
+def _start(out: Path, deals: str, workers: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "experiments.research_cli", "sweep", "--profiles",
+         "strict,hevagames", "--deals", deals, "--nodes", "20000", "--memory", "16MB",
+         "--batch", "1", "--workers", str(workers), "--out", str(out), "--no-progress"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+
+
+def _wait_parts(out: Path, n: int, proc: subprocess.Popen, timeout: float = 90) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if len(RunFolder(out).part_files()) >= n:
+            return
+        if proc.poll() is not None:
+            pytest.fail(f"sweep ended early: {proc.stderr.read()}")
+        time.sleep(0.05)
+    pytest.fail("no parts appeared")
+
+
+def test_kill_9_then_resume(tmp_path):
+    out = tmp_path / "run"
+    proc = _start(out, "0:30", workers=2)
+    _wait_parts(out, 5, proc)
+    os.killpg(proc.pid, signal.SIGKILL)  # the sweep and its workers, mid-batch
+    proc.wait()
+    partial = load_run(out)  # whatever was written is readable
+    assert 5 <= len(partial) < 60
+    assert not partial.duplicated(["deal", "profile"]).any()
+    proc = _start(out, "0:30", workers=2)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert "complete: 60/60 rows" in err and f"({60 - len(partial)} new in" in err
+    df = load_run(out)
+    assert len(df) == 60 and not df.duplicated(["deal", "profile"]).any()
+    assert set(zip(df["deal"], df["profile"], strict=True)) == {
+        (d, p) for d in range(30) for p in ("strict", "hevagames")}
+    kept = df.merge(partial, on=["deal", "profile"], suffixes=("", "_old"))
+    assert len(kept) == len(partial)
+    assert (kept["seconds"] == kept["seconds_old"]).all()  # old rows were not re-solved
+    assert not list(RunFolder(out).parts_dir.glob(".*.tmp"))
+
+
+def test_ctrl_c_stops_cleanly(tmp_path):
+    out = tmp_path / "run"
+    proc = _start(out, "0:200", workers=2)
+    _wait_parts(out, 3, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    df = load_run(out)
+    assert 3 <= len(df) < 400 and not df.duplicated(["deal", "profile"]).any()
+
+
+# --------------------------------------------------------------------------- workers, dask
+
+
+def test_rows_identical_for_1_and_2_workers_and_dask(tmp_path):
+    spec = small_spec("0:12")
+    run_sweep(tmp_path / "w1", spec, workers=1, batch_size=5, progress=False)
+    run_sweep(tmp_path / "w2", spec, workers=2, batch_size=3, progress=False)
+    one, two = frame(load_run(tmp_path / "w1")), frame(load_run(tmp_path / "w2"))
+    assert len(one) == 24
+    pd.testing.assert_frame_equal(one, two)
+
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        r = cli("sweep", "--profiles", "strict,hevagames", "--deals", "0:12", "--nodes",
+                str(NODES), "--memory", "16MB", "--batch", "4", "--scheduler",
+                cluster.scheduler_address, "--out", str(tmp_path / "dask"), "--no-progress")
+    assert r.returncode == 0, r.stderr
+    pd.testing.assert_frame_equal(one, frame(load_run(tmp_path / "dask")))
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("experiments.sweep.DASK_CONNECT_TIMEOUT", "1s")
+    r = CliRunner().invoke(research_cli.sweep_cmd, [
+        "--deals", "0:2", "--nodes", "10", "--scheduler", "tcp://127.0.0.1:9",
+        "--out", str(tmp_path / "r"), "--no-progress"])
+    assert r.exit_code == 2 and "cannot reach the dask scheduler" in r.stderr
+
+
+def test_commands_are_on_the_canfield_group(tmp_path):
+    from experiments.cli import main
+
+    runner = CliRunner()
+    for name in ("sweep", "report", "plot"):
+        res = runner.invoke(main, [name, "--help"])
+        assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["sweep", "--deals", "0:x", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and res.stderr.startswith("error: cannot read a deal range")
