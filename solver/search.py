@@ -292,3 +292,25 @@ def solve_deal(
     best.seconds = time.perf_counter() - t0
     best.peak_table_bytes = max(r.peak_table_bytes for r in results)
     return best
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every kernel; return the seconds it took.
+
+    Solving a two-move position touches every kernel, so the first real solve
+    is not charged for compilation.
+    """
+    t0 = time.perf_counter()
+    from engine.cards import parse_cards
+
+    pos = Position.from_parts(
+        "strict",
+        base=5,
+        foundations=[12, 11, 13, 13],
+        reserve=[],
+        columns=[parse_cards("5C"), [], [], []],
+        stock=[],
+        waste=parse_cards("5D 4D"),
+    )
+    Solver(memory=1 << 20).solve(pos, seconds=60)
+    return time.perf_counter() - t0

@@ -1,0 +1,161 @@
+"""Reading and writing positions: the documented text form and Solvitaire JSON.
+
+Both formats are described in ``docs/formats.md``. Every reader raises
+:class:`engine.position.PositionError` (or ``CardError``) with one clear line.
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine.cards import RANKS, SUITS, CardError, card_str, parse_card, parse_cards, rank_of
+from engine.position import Position, PositionError
+from engine.profiles import Profile, parse_profile
+
+_FIELDS = ("profile", "base", "foundations", "reserve", "stock", "waste", "redeals")
+
+
+def position_to_text(pos: Position) -> str:
+    """The documented text form (``docs/formats.md``); round-trips exactly."""
+    snap = pos.snapshot()
+    found = " ".join(f"{SUITS[i]}:{n}" for i, n in enumerate(snap["foundations"]))
+    lines = [
+        f"profile {pos.profile.canonical()}",
+        f"base {RANKS[snap['base']]}",
+        f"foundations {found}",
+        "reserve " + " ".join(card_str(c) for c in snap["reserve"]),
+    ]
+    for i, col in enumerate(snap["columns"]):
+        lines.append(f"T{i + 1} " + " ".join(card_str(c) for c in col))
+    lines.append("stock " + " ".join(card_str(c) for c in snap["stock"]))
+    lines.append("waste " + " ".join(card_str(c) for c in snap["waste"]))
+    lines.append(f"redeals {snap['redeals']}")
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def position_from_text(text: str, profile: Profile | str | None = None) -> Position:
+    """Read the text form; ``profile`` overrides the file's ``profile`` line."""
+    fields: dict[str, str] = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, _, rest = line.partition(" ")
+        name = name.lower()
+        if name not in _FIELDS and name not in ("t1", "t2", "t3", "t4"):
+            raise PositionError(f"line {lineno}: unknown field {name!r}")
+        fields[name] = rest.strip()
+    prof = parse_profile(profile if profile is not None else fields.get("profile"))
+    if "base" not in fields:
+        raise PositionError("the position has no 'base' line")
+    base_txt = fields["base"].upper().replace("10", "T")
+    if len(base_txt) != 1 or base_txt not in RANKS:
+        raise PositionError(f"cannot read base rank {fields['base']!r}")
+    counts = [0, 0, 0, 0]
+    for item in fields.get("foundations", "").split():
+        suit, _, n = item.partition(":")
+        if suit.upper() not in SUITS or not n.isdigit():
+            raise PositionError(f"cannot read foundation {item!r} (write it like H:3)")
+        counts[SUITS.index(suit.upper())] = int(n)
+    try:
+        redeals = int(fields.get("redeals", "0"))
+    except ValueError:
+        raise PositionError(f"cannot read redeals {fields['redeals']!r}") from None
+    return Position.from_parts(
+        prof,
+        base=RANKS.index(base_txt),
+        foundations=counts,
+        reserve=parse_cards(fields.get("reserve", "")),
+        columns=[parse_cards(fields.get(f"t{i}", "")) for i in range(1, 5)],
+        stock=parse_cards(fields.get("stock", "")),
+        waste=parse_cards(fields.get("waste", "")),
+        redeals=redeals,
+    )
+
+
+def _sv_card(card: int) -> str:
+    text = card_str(card)
+    return ("10" + text[1]) if text[0] == "T" else text
+
+
+def position_to_solvitaire(pos: Position) -> dict:
+    """A Solvitaire deal object: piles list bottom to top (last is the top)."""
+    snap = pos.snapshot()
+    base = snap["base"]
+    return {
+        "tableau piles": [[_sv_card(c) for c in col] for col in snap["columns"]],
+        "reserve": [_sv_card(c) for c in snap["reserve"]],
+        "foundations": [
+            [_sv_card(su * 13 + (base + i) % 13) for i in range(n)]
+            for su, n in enumerate(snap["foundations"])
+        ],
+        # our stock lists the next card first; Solvitaire's top is the last
+        "stock": [_sv_card(c) for c in reversed(snap["stock"])],
+        "waste": [_sv_card(c) for c in snap["waste"]],
+    }
+
+
+def position_from_solvitaire(data: dict | str, profile: Profile | str | None = None) -> Position:
+    """Read a Solvitaire deal object (or its JSON text).
+
+    ``foundations`` is four piles (any order), each bottom to top. The base
+    rank is the bottom card of any non-empty pile, or an extra ``"base"`` field
+    (a rank such as ``"7"``) when every foundation is empty.
+    """
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise PositionError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(data, dict):
+        raise PositionError("a Solvitaire deal is a JSON object")
+    missing = [k for k in ("tableau piles", "foundations") if k not in data]
+    if missing:
+        raise PositionError("the Solvitaire deal has no " + " and no ".join(map(repr, missing)))
+
+    def cards(key: str) -> list[int]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+            raise PositionError(f"{key!r} must be a list of cards")
+        return [parse_card(t) for t in value]
+
+    piles = data["foundations"]
+    if not isinstance(piles, list) or len(piles) > 4:
+        raise PositionError("'foundations' must be a list of up to four piles")
+    counts = [0, 0, 0, 0]
+    base = None
+    for pile in piles:
+        pile_cards = [parse_card(t) for t in (pile if isinstance(pile, list) else [pile])]
+        if not pile_cards:
+            continue
+        su = pile_cards[0] // 13
+        if base is None:
+            base = rank_of(pile_cards[0])
+        for i, c in enumerate(pile_cards):
+            if c != su * 13 + (base + i) % 13:
+                raise PositionError(f"foundation pile {card_str(pile_cards[0])}... is not built up")
+        counts[su] = len(pile_cards)
+    if base is None:
+        if "base" not in data:
+            raise PositionError("every foundation is empty: give the base rank as \"base\"")
+        try:
+            base = rank_of(parse_card(str(data["base"]) + "C"))
+        except CardError:
+            raise PositionError(f"cannot read base rank {data['base']!r}") from None
+    tableau = data["tableau piles"]
+    if not isinstance(tableau, list) or len(tableau) != 4:
+        raise PositionError("'tableau piles' must hold four piles")
+    columns = []
+    for pile in tableau:
+        if not isinstance(pile, list):
+            raise PositionError("each tableau pile must be a list of cards")
+        columns.append([parse_card(t) for t in pile])
+    return Position.from_parts(
+        parse_profile(profile if profile is not None else data.get("profile")),
+        base=base,
+        foundations=counts,
+        reserve=cards("reserve"),
+        columns=columns,
+        stock=list(reversed(cards("stock"))),
+        waste=cards("waste"),
+    )

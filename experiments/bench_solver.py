@@ -1,0 +1,79 @@
+"""Solver benchmark: deals decided, time percentiles, states per second, memory.
+
+Run as ``canfield bench solver`` or ``python -m experiments.bench_solver``.
+Writes one CSV row per (profile, deal) and prints a summary per profile.
+"""
+
+from __future__ import annotations
+
+import csv
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solver.search import solve_deal, warm_up
+
+FIELDS = ["profile", "deal", "result", "banked", "seconds", "nodes", "peak_table_bytes",
+          "stop_reason", "reserve_left"]
+
+
+def summarise(rows: list[dict]) -> dict:
+    secs = np.array([r["seconds"] for r in rows])
+    nodes = np.array([r["nodes"] for r in rows])
+    res = [r["result"] for r in rows]
+    n = len(rows)
+    decided = sum(x != "unknown" for x in res)
+    return {
+        "deals": n,
+        "decided_pct": 100.0 * decided / n,
+        "won": res.count("won"),
+        "lost": res.count("lost"),
+        "unknown": res.count("unknown"),
+        "median_s": float(np.median(secs)),
+        "p95_s": float(np.percentile(secs, 95)),
+        "max_s": float(secs.max()),
+        "total_s": float(secs.sum()),
+        "states_per_s": float(nodes.sum() / max(secs.sum(), 1e-9)),
+        "mean_banked": float(np.mean([r["banked"] for r in rows])),
+        "peak_table_mib": max(r["peak_table_bytes"] for r in rows) / 2**20,
+    }
+
+
+def run_bench(profiles: list[str], deals: range, seconds: float, memory: int, out: Path) -> None:
+    compile_s = warm_up()
+    print(f"compile/warm-up: {compile_s:.2f} s (numba cache: cached after the first run)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    summaries = {}
+    with open(out, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w.writeheader()
+        for prof in profiles:
+            rows = []
+            t0 = time.perf_counter()
+            for d in deals:
+                r = solve_deal(d, prof, seconds=seconds, memory=memory)
+                row = {k: getattr(r, k) for k in FIELDS if k not in ("profile", "deal")}
+                row.update(profile=prof, deal=d)
+                rows.append(row)
+                w.writerow(row)
+                fh.flush()
+            summaries[prof] = s = summarise(rows)
+            wall = time.perf_counter() - t0
+            print(
+                f"{prof:12s} decided {s['decided_pct']:5.1f}%  won {s['won']} lost {s['lost']} "
+                f"unknown {s['unknown']}  median {s['median_s'] * 1000:.1f} ms  "
+                f"p95 {s['p95_s']:.2f} s  max {s['max_s']:.2f} s  "
+                f"{s['states_per_s']:,.0f} states/s  mean banked {s['mean_banked']:.2f}  "
+                f"peak table {s['peak_table_mib']:.0f} MiB  wall {wall:.0f} s"
+            )
+    peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS {peak_rss:.0f} MiB; rows in {out}")
+
+
+if __name__ == "__main__":
+    from experiments.solve_cli import bench_solver_cmd
+
+    sys.exit(bench_solver_cmd())

@@ -1,0 +1,163 @@
+"""``canfield solve`` and ``canfield bench solver``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from engine.cards import parse_card
+from engine.formats import position_from_solvitaire, position_from_text
+from engine.position import Position, PositionError
+from engine.profiles import parse_profile
+from solver import config
+from solver.search import SolveResult, parse_bytes, parse_seconds, solve, solve_deal, warm_up
+
+
+def _budgets(budget: str, memory: str | None) -> tuple[float, int]:
+    try:
+        seconds = parse_seconds(budget)
+        mem = parse_bytes(memory) if memory else config.DEFAULT_MEMORY
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if mem > config.QUARTER_RAM * 2:
+        raise click.UsageError(
+            f"--memory {memory} is more than half of this machine's RAM; pick a smaller table"
+        )
+    return seconds, mem
+
+
+def _solve_line(line: str, profile: str, seconds: float, nodes, mem: int, pick) -> SolveResult:
+    """One line of ``--file``: 52 card tokens, or a path to a position file."""
+    text = line.strip()
+    path = Path(text)
+    if len(text.split()) == 1 and path.exists():
+        body = path.read_text()
+        pos = (
+            position_from_solvitaire(body, profile)
+            if body.lstrip().startswith("{")
+            else position_from_text(body, profile)
+        )
+        return solve(pos, seconds, nodes, mem)
+    if len(text.split()) == 1:
+        raise PositionError(f"no such position file: {text}")
+    if pick is not None:
+        return solve(Position.from_deal(text, profile, pick=pick), seconds, nodes, mem)
+    return solve_deal(text, profile, seconds, nodes, mem)
+
+
+def _print_human(r: SolveResult) -> None:
+    where = f"deal {r.deal}" if r.deal is not None else "position"
+    click.echo(f"{where}  {r.profile}  {r.result}  banked {r.banked}/52")
+    if r.pick:
+        click.echo(f"base card picked: {r.pick}")
+    if r.result == "won":
+        for i, line in enumerate(r.moves, 1):
+            click.echo(f"{i:4d}. {line}")
+    elif r.result == "unknown":
+        click.echo(f"budget ran out ({r.stop_reason}): unknown, not lost")
+    click.echo(
+        f"# {r.nodes} nodes, {r.seconds:.3f} s, {r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s, "
+        f"max depth {r.max_depth}, pruned {r.pruned}, dead ends {r.dead_ends}, "
+        f"table {r.peak_table_bytes / 2**20:.1f} MiB, reserve left {r.reserve_left}"
+    )
+
+
+@click.command("solve")
+@click.option("--deal", "deal", type=str, help="Deal number.")
+@click.option("--cards", "cards", help="The 52 cards of a deal, top of the deck first.")
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(dir_okay=False),
+    help="Deals or positions, one per line (52 tokens or a position file path); - for stdin.",
+)
+@click.option("--position", "position_file", type=click.Path(exists=True, dir_okay=False),
+              help="One position file: the text form or Solvitaire JSON (docs/formats.md).")
+@click.option("--profile", default="strict", show_default=True, help="Rule profile.")
+@click.option("--pick", help="Selective only: solve just this base card.")
+@click.option("--budget", default=f"{config.DEFAULT_SECONDS:g}s", show_default=True,
+              help="Wall-clock budget per solve, e.g. 10s or 500ms.")
+@click.option("--nodes", type=click.IntRange(min=1), help="Node budget per solve.")
+@click.option("--memory", help="Most transposition-table memory, e.g. 2GB (default 1GiB).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
+def solve_cmd(deal, cards, file, position_file, profile, pick, budget, nodes, memory, as_json):
+    """Solve deals or positions: won (with a solution), lost (proof) or unknown."""
+    prof = parse_profile(profile).canonical()
+    seconds, mem = _budgets(budget, memory)
+    chosen = [x is not None for x in (deal, cards, file, position_file)]
+    if sum(chosen) != 1:
+        raise click.UsageError("give exactly one of --deal, --cards, --file or --position")
+    pick_card = parse_card(pick) if pick else None
+    t0 = time.perf_counter()
+    warm_up()
+    compile_s = time.perf_counter() - t0
+    if not as_json:
+        click.echo(f"# compile/warm-up {compile_s:.2f} s")
+    if file is not None:
+        stream = sys.stdin if file == "-" else None
+        if stream is None and not Path(file).exists():
+            raise click.UsageError(f"no such file: {file}")
+        lines = (stream or open(file)).read().splitlines()
+        for lineno, line in enumerate(lines, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                r = _solve_line(line, prof, seconds, nodes, mem, pick_card)
+            except ValueError as exc:
+                raise PositionError(f"line {lineno}: {exc}") from None
+            if as_json:
+                click.echo(json.dumps(r.to_json()))
+            else:
+                _print_human(r)
+        return
+    if position_file is not None:
+        body = Path(position_file).read_text()
+        pos = (
+            position_from_solvitaire(body, prof)
+            if body.lstrip().startswith("{")
+            else position_from_text(body, prof)
+        )
+        r = solve(pos, seconds, nodes, mem)
+    elif deal is not None:
+        try:
+            number = int(deal)
+        except ValueError:
+            raise click.UsageError(f"--deal takes a whole number, got {deal!r}") from None
+        if pick_card is not None:
+            r = solve(Position.from_deal(number, prof, pick=pick_card), seconds, nodes, mem)
+        else:
+            r = solve_deal(number, prof, seconds, nodes, mem)
+    else:
+        if pick_card is not None:
+            r = solve(Position.from_deal(cards, prof, pick=pick_card), seconds, nodes, mem)
+        else:
+            r = solve_deal(cards, prof, seconds, nodes, mem)
+    if as_json:
+        click.echo(json.dumps(r.to_json()))
+    else:
+        _print_human(r)
+
+
+@click.command("solver")
+@click.option("--profiles", default="strict,hevagames", show_default=True)
+@click.option("--deals", default="0:200", show_default=True, help="Range START:STOP.")
+@click.option("--budget", default="10s", show_default=True)
+@click.option("--memory", help="Table memory per solve (default 1GiB).")
+@click.option("--out", default="results/bench/solver.csv", show_default=True,
+              type=click.Path(dir_okay=False))
+def bench_solver_cmd(profiles, deals, budget, memory, out):
+    """Solve a range of deals per profile; print decided %, times, states/s."""
+    from experiments.bench_solver import run_bench
+
+    seconds, mem = _budgets(budget, memory)
+    start, _, stop = deals.partition(":")
+    try:
+        deal_range = range(int(start), int(stop))
+    except ValueError:
+        raise click.UsageError(f"--deals takes START:STOP, got {deals!r}") from None
+    names = [parse_profile(p).canonical() for p in profiles.split(",") if p.strip()]
+    run_bench(names, deal_range, seconds, mem, Path(out))
