@@ -362,8 +362,11 @@ class Position:
             fparts.append(f"{SUITS[su]}:{card_str(int(top)) if n else '--'}({n})")
         lines.append("foundations  " + "  ".join(fparts))
         res = self.reserve()
-        if res:
-            hidden = "" if g.profile.reserve_visible else f" over {len(res) - 1} face down"
+        if res and g.profile.reserve_visible:
+            # Superior Canfield: the whole reserve is face up (bottom first, top last).
+            lines.append(f"reserve      {' '.join(card_str(c) for c in res)}  ({len(res)} cards)")
+        elif res:
+            hidden = f" over {len(res) - 1} face down" if len(res) > 1 else ""
             lines.append(f"reserve      {card_str(res[-1])}{hidden}  ({len(res)} cards)")
         else:
             lines.append("reserve      (empty)")
@@ -415,7 +418,7 @@ def explain_illegal(pos: Position, move: Move) -> str:
     if move.src.startswith("T"):
         col = pos.columns()[int(move.src[1:]) - 1]
         if move.count > len(col):
-            return f"column {move.src[1:]} has only {len(col)} cards"
+            return f"column {move.src[1:]} has only {len(col)} card{'' if len(col) == 1 else 's'}"
         if prof.moves == "whole" and move.count not in (1, len(col)):
             return (
                 f"{prof.canonical()} moves only a column's top card or the whole column, "

@@ -1,0 +1,81 @@
+"""``canfield solve``: verdicts, JSON, batch files, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from engine.cards import cards_str
+from engine.deals import deal_cards
+from engine.formats import position_to_solvitaire, position_to_text
+from engine.position import Position
+from experiments.cli import main
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, ["solve", *args], input=input)
+
+
+def test_solve_prints_a_solution_that_replay_accepts(tmp_path):
+    res = run("--deal", "2", "--budget", "5s")
+    assert res.exit_code == 0, res.output
+    assert "won" in res.output.splitlines()[1]
+    moves = [line for line in res.output.splitlines() if not line.startswith(("#", "deal"))]
+    path = tmp_path / "sol.txt"
+    path.write_text("\n".join(moves) + "\n")
+    rep = CliRunner().invoke(main, ["replay", "--profile", "strict", "--deal", "2", str(path)])
+    assert rep.exit_code == 0, rep.output
+    assert "52/52" in rep.output and "won" in rep.output
+
+
+def test_solve_json_fields():
+    res = run("--deal", "4", "--json")
+    assert res.exit_code == 0, res.output
+    obj = json.loads(res.output)
+    for key in ("deal", "profile", "result", "banked", "moves", "nodes", "seconds",
+                "peak_table_bytes"):
+        assert key in obj
+    assert (obj["deal"], obj["profile"], obj["result"], obj["banked"]) == (4, "strict", "lost", 1)
+
+
+def test_tiny_budget_json_says_unknown():
+    obj = json.loads(run("--deal", "0", "--nodes", "10", "--json").output)
+    assert obj["result"] == "unknown" and obj["moves"] == []
+
+
+def test_file_of_deals_and_positions_gives_one_json_line_each(tmp_path):
+    pos = Position.from_deal(3, "strict")
+    (tmp_path / "p.json").write_text(json.dumps(position_to_solvitaire(pos)))
+    (tmp_path / "p.txt").write_text(position_to_text(pos))
+    lines = [cards_str(deal_cards(2)), str(tmp_path / "p.json"), str(tmp_path / "p.txt")]
+    batch = tmp_path / "batch.txt"
+    batch.write_text("\n".join(lines) + "\n")
+    res = run("--file", str(batch), "--json", "--budget", "5s")
+    assert res.exit_code == 0, res.output
+    objs = [json.loads(x) for x in res.output.splitlines()]
+    assert [o["result"] for o in objs] == ["won", "won", "won"]
+    assert objs[1]["banked"] == objs[2]["banked"] == 52
+
+
+def test_bad_input_is_one_line_and_nonzero(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("AS AS\n")
+    cases = [
+        ["--deal", "x"],
+        ["--deal", "0", "--profile", "nonsense"],
+        ["--deal", "0", "--budget", "soon"],
+        ["--cards", "AS KS"],
+        ["--file", str(bad)],
+        ["--deal", "0", "--cards", "AS"],
+    ]
+    for args in cases:
+        proc = subprocess.run(
+            [sys.executable, "-m", "experiments.cli", "solve", *args],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert proc.returncode != 0, args
+        assert "Traceback" not in proc.stderr + proc.stdout, args
+        assert len(proc.stderr.strip().splitlines()) == 1, (args, proc.stderr)
