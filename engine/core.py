@@ -164,16 +164,24 @@ def card_choice(card, rules):
 @njit(cache=True)
 def builds_on(x, y, game, rules):
     """Whether card ``x`` may be placed on card ``y`` in a column."""
+    return builds_on_s(x, y, game[G_BASE], rules[R_BUILD], rules[R_WRAP])
+
+
+@njit(cache=True)
+def builds_on_s(x, y, base, build, wrap):
+    """:func:`builds_on` with plain integers: hot loops call this one, since
+    passing arrays to a call that is not inlined costs more than the test."""
     rx = x % 13
     ry = y % 13
     if rx != (ry + 12) % 13:
         return False
-    if rules[R_WRAP] == WRAP_BASE and ry == game[G_BASE]:
+    if wrap == WRAP_BASE and ry == base:
         return False
-    b = rules[R_BUILD]
-    if b == BUILD_ALT:
-        return is_red(x) != is_red(y)
-    if b == BUILD_SUIT:
+    if build == BUILD_ALT:
+        sx = x // 13
+        sy = y // 13
+        return (sx == 1 or sx == 2) != (sy == 1 or sy == 2)
+    if build == BUILD_SUIT:
         return x // 13 == y // 13
     return True
 
@@ -417,7 +425,7 @@ def _add_card_moves(s, card, src, game, rules, out, n, space):
             if space == 2 or (space == 1 and src == SRC_WASTE):
                 out[n] = encode_move(src, c, 1)
                 n += 1
-        elif builds_on(card, top, game, rules):
+        elif builds_on_s(card, top, game[G_BASE], rules[R_BUILD], rules[R_WRAP]):
             out[n] = encode_move(src, c, 1)
             n += 1
     return n
@@ -439,6 +447,7 @@ def legal_moves(s, game, rules, out):
     if wt >= 0:
         n = _add_card_moves(s, wt, SRC_WASTE, game, rules, out, n, space)
     any_runs = rules[R_MOVES] == MOVES_ANY
+    base, build, wrap = game[G_BASE], rules[R_BUILD], rules[R_WRAP]
     for c in range(N_COLS):
         L = col_len(s, c)
         if L == 0:
@@ -459,7 +468,7 @@ def legal_moves(s, game, rules, out):
                     if space == 2 and k < L:
                         out[n] = encode_move(c, d, k)
                         n += 1
-                elif builds_on(unit, dt, game, rules):
+                elif builds_on_s(unit, dt, base, build, wrap):
                     out[n] = encode_move(c, d, k)
                     n += 1
     if rules[R_WORRY] == 1:
