@@ -572,28 +572,40 @@ def canonical_key(s, rules, key):
     """
     key[0] = (s[0] & np.uint64((1 << 30) - 1)) | (s[1] << np.uint64(30))
     wide = rules[R_BUILD] == BUILD_RANK
-    # sort 4 columns descending by (word a, word b): insertion sort, tiny
-    idx = np.arange(N_COLS)
-    for i in range(1, N_COLS):
-        j = i
-        while j > 0:
-            a = idx[j - 1]
-            b = idx[j]
-            wa = s[COL0 + 2 * a]
-            wb = s[COL0 + 2 * b]
-            if wa < wb or (wa == wb and s[COL0 + 2 * a + 1] < s[COL0 + 2 * b + 1]):
-                idx[j - 1] = b
-                idx[j] = a
-                j -= 1
-            else:
-                break
+    # sort the 4 columns descending by (word a, word b): a 5-comparator network
+    # on scalars, since a temporary array per call costs a heap allocation
+    i0, i1, i2, i3 = 0, 1, 2, 3
+    if _col_less(s, i0, i1):
+        i0, i1 = i1, i0
+    if _col_less(s, i2, i3):
+        i2, i3 = i3, i2
+    if _col_less(s, i0, i2):
+        i0, i2 = i2, i0
+    if _col_less(s, i1, i3):
+        i1, i3 = i3, i1
+    if _col_less(s, i1, i2):
+        i1, i2 = i2, i1
     if wide:
-        for i in range(N_COLS):
-            key[1 + 2 * i] = s[COL0 + 2 * idx[i]]
-            key[2 + 2 * i] = s[COL0 + 2 * idx[i] + 1]
+        key[1] = s[COL0 + 2 * i0]
+        key[2] = s[COL0 + 2 * i0 + 1]
+        key[3] = s[COL0 + 2 * i1]
+        key[4] = s[COL0 + 2 * i1 + 1]
+        key[5] = s[COL0 + 2 * i2]
+        key[6] = s[COL0 + 2 * i2 + 1]
+        key[7] = s[COL0 + 2 * i3]
+        key[8] = s[COL0 + 2 * i3 + 1]
     else:
-        for i in range(N_COLS):
-            key[1 + i] = s[COL0 + 2 * idx[i]]
+        key[1] = s[COL0 + 2 * i0]
+        key[2] = s[COL0 + 2 * i1]
+        key[3] = s[COL0 + 2 * i2]
+        key[4] = s[COL0 + 2 * i3]
+
+
+@njit(cache=True, inline="always")
+def _col_less(s, a, b):
+    wa = s[COL0 + 2 * a]
+    wb = s[COL0 + 2 * b]
+    return wa < wb or (wa == wb and s[COL0 + 2 * a + 1] < s[COL0 + 2 * b + 1])
 
 
 def key_words(build_code: int) -> int:
@@ -601,18 +613,24 @@ def key_words(build_code: int) -> int:
 
 
 @njit(cache=True)
-def expand_count(s, game, rules, reps):
-    """Benchmark kernel: generate all moves of ``s`` and apply each, ``reps`` times.
+def expand_pool(states, games, rules, reps):
+    """Benchmark kernel: expand every position of a pool ``reps`` times.
 
-    Returns the number of child positions made, so the work cannot be elided.
+    To expand is to generate all legal moves and apply each to a copy.
+    Returns the number of children made, so the work cannot be elided.
     """
     buf = np.empty(MAX_MOVES, np.int64)
-    t = np.empty_like(s)
+    t = np.empty(STATE_LEN, np.uint64)
     total = 0
+    check = np.uint64(0)
     for _ in range(reps):
-        n = legal_moves(s, game, rules, buf)
-        for i in range(n):
-            t[:] = s
-            apply_move(t, buf[i], game, rules)
-            total += np.int64(t[0] & np.uint64(1)) + 1
-    return total
+        for i in range(states.shape[0]):
+            s = states[i]
+            game = games[i]
+            n = legal_moves(s, game, rules, buf)
+            for j in range(n):
+                t[:] = s
+                apply_move(t, buf[j], game, rules)
+                check ^= t[0]
+            total += n
+    return total + np.int64(check & np.uint64(0))

@@ -1,7 +1,7 @@
 """Engine benchmark: positions expanded per second by the numba core.
 
 To *expand* a position is to generate all its legal moves and apply each one
-to a copy (``engine.core.expand_count``). For the ``strict`` and ``hevagames``
+to a copy (``engine.core.expand_pool``). For the ``strict`` and ``hevagames``
 profiles this script
 
 1. builds a pool of positions by random legal playouts from seeded deals
@@ -48,14 +48,9 @@ PROFILES = ("strict", "hevagames")
 TARGET = 1_000_000  # positions expanded per second, one core
 
 
-@njit(cache=True)
 def _expand_pool(states, games, rules, reps):
-    """Expand every position of the pool ``reps`` times; the core's own checksum."""
-    total = 0
-    for _ in range(reps):
-        for i in range(states.shape[0]):
-            total += core.expand_count(states[i], games[i], rules, 1)
-    return total
+    """Expand every position of the pool ``reps`` times (``core.expand_pool``)."""
+    return core.expand_pool(states, games, rules, reps)
 
 
 @njit(cache=True)
@@ -153,7 +148,7 @@ def bench_profile(
     rules = pool[0].game.rules
     n = len(pool)
 
-    fresh = not _expand_pool.signatures
+    fresh = not core.expand_pool.signatures
     t0 = time.perf_counter()
     _expand_pool(states[:1], games[:1], rules, 1)
     first_call = time.perf_counter() - t0
@@ -170,7 +165,7 @@ def bench_profile(
         inner *= 4
     inner = max(1, int(inner * (seconds / reps) / dt))
     rate, rates = _median_rate(lambda: _expand_pool(states, games, rules, inner), n * inner, reps)
-    rows = [_row(profile, "numba core (engine.core.expand_count)", rate, rates, children / n,
+    rows = [_row(profile, "numba core (engine.core.expand_pool)", rate, rates, children / n,
                  n * inner)]
     numba_rate = rate
 
@@ -199,7 +194,7 @@ def bench_profile(
         row["speedup_of_numba"] = numba_rate / row["positions_per_s"]
     if not fresh:
         how = "already compiled in this process"
-    elif _expand_pool.stats.cache_hits and not _expand_pool.stats.cache_misses:
+    elif core.expand_pool.stats.cache_hits and not core.expand_pool.stats.cache_misses:
         how = "loaded from numba's on-disk cache"
     else:
         how = "compiled"

@@ -89,7 +89,7 @@ def useless_in_tableau(s, card, game, rules):
 
 
 @njit(cache=True)
-def gen_macros(s, game, rules, out, buf, tmp, prune):  # noqa: C901
+def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
 
     With ``prune``, a column top that is useless in the tableau and fits its
@@ -108,8 +108,9 @@ def gen_macros(s, game, rules, out, buf, tmp, prune):  # noqa: C901
     p0 = core.waste_ptr(s)
     r0 = core.redeals(s)
     here = (p0 << 20) | (r0 << 26)
-    # scores sort the moves: higher first
-    scores = np.empty(out.shape[0], np.int64)
+    # scores sort the moves (higher first); scratch holds them, then the
+    # live stock positions, so that no array is allocated per node
+    scores = scratch
     n = 0
     for i in range(n_at):
         m = buf[i]
@@ -122,12 +123,12 @@ def gen_macros(s, game, rules, out, buf, tmp, prune):  # noqa: C901
     # stock cycle: each waste top that draws and redeals alone bring up.
     # Work on the list of live stock positions: a draw advances an index.
     ns = game[core.G_NSTOCK]
-    live = np.empty(ns, np.int64)
+    live_at = out.shape[0]
     m_live = 0
     j = 0
     for i in range(ns):
         if not core.stock_removed(s, i):
-            live[m_live] = i
+            scratch[live_at + m_live] = i
             m_live += 1
             if i < p0:
                 j += 1
@@ -153,7 +154,7 @@ def gen_macros(s, game, rules, out, buf, tmp, prune):  # noqa: C901
         seen |= bit
         if j == 0:
             continue
-        pos = live[j - 1]
+        pos = scratch[live_at + j - 1]
         wt = game[core.G_STOCK + pos]
         start = n
         n = core._add_card_moves(s, wt, core.SRC_WASTE, game, rules, out, n, space)
@@ -227,7 +228,7 @@ def search(
     TOO_DEEP (give up: the result is unknown).
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
-    tmp = np.empty(core.STATE_LEN, np.uint64)
+    scratch = np.empty(moves.shape[1] + 64, np.int64)
     key = np.zeros(keys.shape[1], np.uint64)
     max_depth = states.shape[0]
     d = stats[ST_DEPTH]
@@ -269,7 +270,7 @@ def search(
                 best_path[i] = moves[i, imove[i] - 1]
         if b == 52:
             return WON
-        n = gen_macros(child, game, rules, moves[d], buf, tmp, prune)
+        n = gen_macros(child, game, rules, moves[d], buf, scratch, prune)
         if n == -1:
             n = 1
             stats[ST_PRUNED] += 1
@@ -287,13 +288,13 @@ def root_setup(s0, game, rules, states, moves, nmoves, imove, keys, tags, max_en
     """Put the root on the stack and in the table."""
     key = np.zeros(keys.shape[1], np.uint64)
     buf = np.empty(core.MAX_MOVES, np.int64)
-    tmp = np.empty(core.STATE_LEN, np.uint64)
+    scratch = np.empty(moves.shape[1] + 64, np.int64)
     states[0, :] = s0
     core.canonical_key(s0, rules, key)
     tt_insert(keys, tags, key, max_entries, stats)
     stats[ST_BEST] = core.banked(s0)
     stats[ST_BESTLEN] = 0
-    n = gen_macros(s0, game, rules, moves[0], buf, tmp, prune)
+    n = gen_macros(s0, game, rules, moves[0], buf, scratch, prune)
     if n == -1:
         n = 1
     nmoves[0] = n
