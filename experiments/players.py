@@ -295,8 +295,9 @@ class PimcPlayer:
     At each decision with a real choice (at least one card move), sample ``k``
     positions consistent with the observation, solve each under a small budget
     (``seconds_per_sample``, optionally ``nodes_per_sample`` for reproducible
-    runs), and vote for the first atomic move of each won sample's solution (a
-    solution that starts by drawing votes ``draw``). With no won sample, play
+    runs; ``memory`` caps each sample's table), and vote for the first atomic
+    move of each won sample's solution (a solution that starts by drawing votes
+    ``draw``). With no won sample, play
     the first move of the best line with the highest mean banked; if no sample
     found any progress, ask the greedy player. The trace records the votes.
 
@@ -312,11 +313,13 @@ class PimcPlayer:
         seed: int = 0,
         nodes_per_sample: int | None = None,
         reveal: bool = False,
+        memory: int | None = None,
     ) -> None:
         self.name = "pimc-reveal" if reveal else f"pimc{k}"
         self.k = k
         self.seconds = seconds_per_sample
         self.nodes = nodes_per_sample
+        self.memory = memory
         self.seed = seed
         self.reveal = reveal
         self._true: Position | None = None
@@ -357,7 +360,7 @@ class PimcPlayer:
         targets: Counter[str] = Counter()
         samples = self._samples(obs)
         for pos in samples:
-            r = solve(pos, seconds=self.seconds, nodes=self.nodes)
+            r = solve(pos, seconds=self.seconds, nodes=self.nodes, memory=self.memory)
             if r.result == "won" and r.moves:
                 votes[r.moves[0]] += 1
                 first_card = next((m for m in r.moves if m not in ("draw", "redeal")), None)

@@ -17,6 +17,24 @@ paired
     p-values, mean banked difference A - B with a 95% t interval.
 by_base
     Win % over decided deals by base rank, per profile.
+
+When the runs hold several players (``--player`` of the sweep, e.g. one run
+of the solver and one of greedy on the same profile and deals), labels become
+``profile/player`` (plus ``@run`` if still shared), the paired table keeps
+only pairs with the same profile or the same player, and two tables are added:
+
+players
+    Per label: win % over decided deals with a 95% Wilson interval, mean
+    banked with a 95% t interval, and how often the reserve was cleared
+    (``reserve_left == 0``, with a Wilson interval). For the solver,
+    ``reserve_left`` is that of its best line.
+gap
+    The blindness gap: for each solver label and each player label of the same
+    profile, solver win % minus player win % on their common deals, with the
+    paired 95% interval of :func:`experiments.stats.paired_diff_ci` (standard
+    error from the discordant deals). Deals the solver left unknown are
+    excluded from the gap and counted in ``solver_unknown``; so are (never
+    expected) unknown player rows, in ``player_unknown``.
 """
 
 from __future__ import annotations
@@ -25,12 +43,18 @@ import itertools
 import math
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from experiments.stats import mcnemar_chi2, mcnemar_exact, mean_ci, wilson
+from experiments.stats import (
+    mcnemar_chi2,
+    mcnemar_exact,
+    mean_ci,
+    paired_diff_ci,
+    wilson,
+)
 from experiments.sweep import RunFolder, SweepError
 
 RANKS = "A23456789TJQK"
@@ -61,11 +85,30 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     df = pd.concat(frames, ignore_index=True)
     df = df.sort_values(["_order", "deal"], kind="stable").drop(columns="_order")
     df = df.reset_index(drop=True)
-    runs_per_profile = df.groupby("profile")["run"].nunique()
-    shared = set(runs_per_profile[runs_per_profile > 1].index)
-    df["label"] = [f"{p}@{r}" if p in shared else p
-                   for p, r in zip(df["profile"], df["run"], strict=True)]
-    return df
+    if df["player"].nunique() > 1:
+        base = [f"{p}/{pl}" for p, pl in zip(df["profile"], df["player"], strict=True)]
+    else:
+        base = list(df["profile"])
+    df["_base"] = base
+    runs_per_label = df.groupby("_base")["run"].nunique()
+    shared = set(runs_per_label[runs_per_label > 1].index)
+    df["label"] = [f"{b}@{r}" if b in shared else b
+                   for b, r in zip(df["_base"], df["run"], strict=True)]
+    return df.drop(columns="_base")
+
+
+def _several_players(df: pd.DataFrame) -> bool:
+    return "player" in df and df["player"].nunique() > 1
+
+
+def _label_info(df: pd.DataFrame) -> dict[str, tuple[str, str, str]]:
+    """label -> (profile, player, player_options) of its first row."""
+    player = df["player"] if "player" in df else pd.Series("solver", index=df.index)
+    opts = df["player_options"] if "player_options" in df else pd.Series("", index=df.index)
+    out: dict[str, tuple[str, str, str]] = {}
+    for lab, prof, pl, op in zip(df["label"], df["profile"], player, opts, strict=True):
+        out.setdefault(lab, (prof, pl, op if isinstance(op, str) else ""))
+    return out
 
 
 def _labels(df: pd.DataFrame) -> list[str]:
@@ -110,7 +153,13 @@ def paired_table(df: pd.DataFrame, pairs: Sequence[tuple[str, str]] | None = Non
                  ) -> pd.DataFrame:
     """Paired comparison of profiles on the deals both were run on."""
     labels = _labels(df)
-    pairs = list(pairs) if pairs is not None else list(itertools.combinations(labels, 2))
+    if pairs is None:
+        pairs = list(itertools.combinations(labels, 2))
+        if _several_players(df):
+            info = _label_info(df)
+            pairs = [(a, b) for a, b in pairs
+                     if info[a][0] == info[b][0] or info[a][1:] == info[b][1:]]
+    pairs = list(pairs)
     rows = []
     for a, b in pairs:
         ga = df[df["label"] == a].set_index("deal")
@@ -134,6 +183,94 @@ def paired_table(df: pd.DataFrame, pairs: Sequence[tuple[str, str]] | None = Non
             "mcnemar_chi2": chi, "mcnemar_chi2_p": p_chi,
             "banked_diff_mean": d, "banked_diff_lo": d_lo, "banked_diff_hi": d_hi,
         })
+    return pd.DataFrame(rows)
+
+
+def players_table(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per label when the rows hold a blind player (see the module docstring).
+
+    Empty when every row is the solver's.
+    """
+    if "player" not in df or set(df["player"]) <= {"solver"}:
+        return pd.DataFrame()
+    info = _label_info(df)
+    rows = []
+    for label in _labels(df):
+        g = df[df["label"] == label]
+        prof, player, opts = info[label]
+        n = len(g)
+        won = int((g["result"] == "won").sum())
+        lost = int((g["result"] == "lost").sum())
+        unknown = n - won - lost
+        lo, hi = wilson(won, won + lost)
+        mb, mb_lo, mb_hi = mean_ci(g["banked"].to_numpy(float))
+        cleared = int((g["reserve_left"] == 0).sum())
+        c_lo, c_hi = wilson(cleared, n)
+        rows.append({
+            "label": label, "profile": prof, "player": player, "player_options": opts,
+            "deals": n, "won": won, "lost": lost, "unknown": unknown,
+            "win_pct": _pct(won, won + lost), "win_lo": 100 * lo, "win_hi": 100 * hi,
+            "banked_mean": mb, "banked_lo": mb_lo, "banked_hi": mb_hi,
+            "cleared_reserve": cleared, "cleared_pct": _pct(cleared, n),
+            "cleared_lo": 100 * c_lo, "cleared_hi": 100 * c_hi,
+        })
+    return pd.DataFrame(rows)
+
+
+def gap_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The blindness gap: solver wins minus player wins on the same deals.
+
+    For each solver label S and blind-player label P of the same profile, over
+    the deals both hold: deals where S is unknown are excluded (counted in
+    ``solver_unknown``), as are unknown P rows (``player_unknown``). On the
+    ``compared`` deals left, ``only_solver`` and ``only_player`` are the
+    discordant deals; the gap is ``(only_solver - only_player) / compared``
+    with the paired Wald interval of :func:`experiments.stats.paired_diff_ci`
+    (95%, standard error from the discordant pairs), reported in percentage
+    points. ``mcnemar_exact_p`` tests gap = 0; ``banked_gap`` is the mean of
+    solver banked minus player banked on the compared deals with a t interval.
+    """
+    if "player" not in df:
+        return pd.DataFrame()
+    info = _label_info(df)
+    labels = _labels(df)
+    solvers = [lab for lab in labels if info[lab][1] == "solver"]
+    players = [lab for lab in labels if info[lab][1] != "solver"]
+    rows = []
+    for s_lab in solvers:
+        for p_lab in players:
+            if info[s_lab][0] != info[p_lab][0]:
+                continue
+            gs = df[df["label"] == s_lab].set_index("deal")
+            gp = df[df["label"] == p_lab].set_index("deal")
+            common = gs.index.intersection(gp.index)
+            rs, rp = gs.loc[common, "result"], gp.loc[common, "result"]
+            s_unknown = rs == "unknown"
+            p_unknown = (rp == "unknown") & ~s_unknown
+            keep = ~s_unknown & ~p_unknown
+            ws, wp = (rs == "won")[keep], (rp == "won")[keep]
+            n = int(keep.sum())
+            both = int((ws & wp).sum())
+            only_s = int((ws & ~wp).sum())
+            only_p = int((~ws & wp).sum())
+            gap, lo, hi = paired_diff_ci(only_s, only_p, n)
+            diff = (gs.loc[common, "banked"].to_numpy(float)
+                    - gp.loc[common, "banked"].to_numpy(float))[keep.to_numpy()]
+            bd, bd_lo, bd_hi = mean_ci(diff)
+            rows.append({
+                "profile": info[s_lab][0], "solver": s_lab, "player": p_lab,
+                "common_deals": len(common), "solver_unknown": int(s_unknown.sum()),
+                "player_unknown": int(p_unknown.sum()), "compared": n,
+                "solver_won": both + only_s, "player_won": both + only_p,
+                "both": both, "only_solver": only_s, "only_player": only_p,
+                "neither": n - both - only_s - only_p,
+                "solver_win_pct": _pct(both + only_s, n), "player_win_pct": _pct(both + only_p, n),
+                "gap_pct": 100 * gap, "gap_lo": 100 * lo, "gap_hi": 100 * hi,
+                "gap_se_pct": 100 * math.sqrt(max(0.0, only_s + only_p - (only_s - only_p) ** 2
+                                                  / n)) / n if n else math.nan,
+                "mcnemar_exact_p": mcnemar_exact(only_s, only_p),
+                "banked_gap_mean": bd, "banked_gap_lo": bd_lo, "banked_gap_hi": bd_hi,
+            })
     return pd.DataFrame(rows)
 
 
@@ -226,6 +363,49 @@ def paired_display(p: pd.DataFrame) -> pd.DataFrame:
     })
 
 
+def players_display(t: pd.DataFrame) -> pd.DataFrame:
+    """The players table, formatted."""
+    if t.empty:
+        return t
+    return pd.DataFrame({
+        "label": t["label"], "player": t["player"],
+        "options": [o or "-" for o in t["player_options"]],
+        "deals": t["deals"], "won": t["won"], "lost": t["lost"], "unknown": t["unknown"],
+        "win % (decided) [95% Wilson]": [
+            _ival(m, lo, hi) for m, lo, hi in zip(t["win_pct"], t["win_lo"], t["win_hi"],
+                                                   strict=True)],
+        "mean banked [95%]": [
+            _ival(m, lo, hi, 2) for m, lo, hi in zip(t["banked_mean"], t["banked_lo"],
+                                                      t["banked_hi"], strict=True)],
+        "reserve cleared % [95% Wilson]": [
+            f"{_ival(m, lo, hi)} ({k}/{n})" for m, lo, hi, k, n in zip(
+                t["cleared_pct"], t["cleared_lo"], t["cleared_hi"], t["cleared_reserve"],
+                t["deals"], strict=True)],
+    })
+
+
+def gap_display(g: pd.DataFrame) -> pd.DataFrame:
+    """The blindness-gap table, formatted."""
+    if g.empty:
+        return g
+    return pd.DataFrame({
+        "solver": g["solver"], "player": g["player"], "deals": g["common_deals"],
+        "excluded (solver unknown)": g["solver_unknown"] + g["player_unknown"],
+        "compared": g["compared"],
+        "solver won": g["solver_won"], "player won": g["player_won"],
+        "only solver": g["only_solver"], "only player": g["only_player"],
+        "solver win %": [_fmt(x) for x in g["solver_win_pct"]],
+        "player win %": [_fmt(x) for x in g["player_win_pct"]],
+        "gap, points [95% paired]": [
+            _ival(m, lo, hi) for m, lo, hi in zip(g["gap_pct"], g["gap_lo"], g["gap_hi"],
+                                                   strict=True)],
+        "McNemar exact p": [_pvalue(x) for x in g["mcnemar_exact_p"]],
+        "banked gap [95%]": [
+            _ival(m, lo, hi, 2) for m, lo, hi in zip(g["banked_gap_mean"], g["banked_gap_lo"],
+                                                      g["banked_gap_hi"], strict=True)],
+    })
+
+
 def by_base_display(t: pd.DataFrame) -> pd.DataFrame:
     """Win % (decided) by base rank: a row per base, a column per profile."""
     if t.empty:
@@ -258,14 +438,22 @@ class Report:
     paired: pd.DataFrame
     by_base: pd.DataFrame
     runs: list[str]
+    players: pd.DataFrame = field(default_factory=pd.DataFrame)
+    gap: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def sections(self) -> list[tuple[str, pd.DataFrame]]:
-        return [
+        out = [
             ("Win rate per profile", summary_display(self.summary)),
             ("Paired comparison (won/lost over deals decided under both)",
              paired_display(self.paired)),
             ("Win % by base rank (decided deals; n? = unknown)", by_base_display(self.by_base)),
         ]
+        if not self.players.empty:
+            out.append(("Players on the same deals", players_display(self.players)))
+        if not self.gap.empty:
+            out.append(("Blindness gap: solver win % - player win % on the same deals "
+                        "(deals the solver left unknown excluded)", gap_display(self.gap)))
+        return out
 
     def to_text(self) -> str:
         out = [f"runs: {', '.join(self.runs)}"]
@@ -279,13 +467,19 @@ class Report:
                "Intervals are 95%: Wilson for win rates, Student t for means. Unknown "
                "verdicts (budget ran out) are never counted as lost; banked for an unknown "
                "deal is a lower bound."]
+        if not self.gap.empty:
+            out += ["", "The blindness gap is a paired difference of proportions: its 95% "
+                    "interval is gap -+ 1.96 se with se = sqrt(b + c - (b - c)^2 / n) / n, "
+                    "b and c the deals only the solver and only the player won, n the deals "
+                    "compared."]
         for title, table in self.sections():
             out += ["", f"## {title}", ""]
             out.append(to_markdown(table) if not table.empty else "(none)")
         return "\n".join(out) + "\n"
 
     def write(self, out_dir: str | os.PathLike) -> list[Path]:
-        """Write ``report.md`` and ``summary.csv``, ``paired.csv``, ``by_base.csv``."""
+        """Write ``report.md`` and ``summary.csv``, ``paired.csv``, ``by_base.csv``
+        (plus ``players.csv`` and ``gap.csv`` when the runs hold a blind player)."""
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)
         paths = [d / "report.md", d / "summary.csv", d / "paired.csv", d / "by_base.csv"]
@@ -293,6 +487,10 @@ class Report:
         self.summary.to_csv(paths[1], index=False)
         self.paired.to_csv(paths[2], index=False)
         self.by_base.to_csv(paths[3], index=False)
+        for name, table in (("players", self.players), ("gap", self.gap)):
+            if not table.empty:
+                paths.append(d / f"{name}.csv")
+                table.to_csv(paths[-1], index=False)
         return paths
 
 
@@ -300,10 +498,11 @@ def build_report(df: pd.DataFrame) -> Report:
     """All tables for the rows ``df`` (from :func:`load_runs`)."""
     df = df.copy()
     runs = list(dict.fromkeys(df["run"])) if "run" in df else []
-    return Report(summary_table(df), paired_table(df), by_base_table(df), runs)
+    return Report(summary_table(df), paired_table(df), by_base_table(df), runs,
+                  players_table(df), gap_table(df))
 
 
 __all__ = [
-    "Report", "build_report", "by_base_table", "load_runs", "paired_table", "summary_table",
-    "to_markdown",
+    "Report", "build_report", "by_base_table", "gap_table", "load_runs", "paired_table",
+    "players_table", "summary_table", "to_markdown",
 ]

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import click
 
-from experiments.sweep import DEFAULT_SWEEP_MEMORY, SolveFailed, SweepError
+from experiments.sweep import (
+    DEFAULT_PIMC_K,
+    DEFAULT_PIMC_NODES,
+    DEFAULT_SWEEP_MEMORY,
+    PLAYERS,
+    SolveFailed,
+    SweepError,
+)
 
 USAGE_EXIT = 2
 
@@ -31,7 +38,15 @@ def _fail(msg: str, code: int = USAGE_EXIT) -> None:
 @click.option("--nodes", type=int, default=None,
               help="Node budget per (deal, profile): deterministic results.")
 @click.option("--memory", default=DEFAULT_SWEEP_MEMORY, show_default=True,
-              help="Transposition-table size per solve.")
+              help="Transposition-table size per solve (per sample for pimc).")
+@click.option("--player", default="solver", show_default=True, type=click.Choice(PLAYERS),
+              help="Who plays: the perfect-information solver, or a blind player who sees "
+                   "only the table (greedy, random, pimc).")
+@click.option("--pimc-k", type=int, default=None,
+              help=f"pimc: positions sampled per decision [default: {DEFAULT_PIMC_K}].")
+@click.option("--pimc-nodes", type=int, default=None,
+              help=f"pimc: node budget per sample, deterministic "
+                   f"[default: {DEFAULT_PIMC_NODES}].")
 @click.option("--workers", type=int, default=None,
               help="Local worker processes [default: all cores].")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
@@ -43,23 +58,25 @@ def _fail(msg: str, code: int = USAGE_EXIT) -> None:
 @click.option("--repair", is_flag=True, help="Move damaged parts to parts/damaged/ and rerun them.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def sweep_cmd(profiles: str, deals: str, budget: str | None, nodes: int | None, memory: str,
+              player: str, pimc_k: int | None, pimc_nodes: int | None,
               workers: int | None, scheduler: str | None, batch_size: int, out: str,
               repair: bool, no_progress: bool) -> None:
-    """Solve every (deal, profile) into a resumable run folder of Parquet parts.
+    """Solve (or play, with --player) every (deal, profile) into a resumable run folder
+    of Parquet parts.
 
     Rerunning the same command resumes: finished rows are skipped.
     """
     from experiments.sweep import make_spec, run_sweep
 
     try:
-        spec = make_spec(profiles, deals, budget, nodes, memory)
+        spec = make_spec(profiles, deals, budget, nodes, memory, player, pimc_k, pimc_nodes)
         summary = run_sweep(out, spec, workers=workers, scheduler=scheduler,
                             batch_size=batch_size, repair=repair, progress=not no_progress)
     except SweepError as exc:
         _fail(str(exc))
         return
     except SolveFailed as exc:
-        _fail(f"solver failed, finished parts are kept: {exc}", code=1)
+        _fail(f"{player} failed, finished parts are kept: {exc}", code=1)
         return
     rate = summary.rows_written / summary.seconds * 60 if summary.seconds > 0 else 0.0
     state = "interrupted" if summary.interrupted else (

@@ -1,8 +1,9 @@
 """Small, dependency-free statistics for win-rate tables.
 
 Wilson score intervals for proportions, McNemar's test for paired verdicts
-(exact binomial and chi-square with continuity correction) and Student-t
-intervals for means. Only the standard library and numpy are used.
+(exact binomial and chi-square with continuity correction), a paired
+difference of proportions with its interval, and Student-t intervals for
+means. Only the standard library and numpy are used.
 """
 
 from __future__ import annotations
@@ -201,3 +202,36 @@ def mean_ci(values: Sequence[float] | np.ndarray, conf: float = 0.95) -> tuple[f
     se = float(x.std(ddof=1)) / math.sqrt(n)
     half = t_quantile(0.5 + conf / 2.0, n - 1) * se
     return (m, m - half, m + half)
+
+
+def paired_diff_ci(only_a: int, only_b: int, n: int, conf: float = 0.95
+                   ) -> tuple[float, float, float]:
+    """Difference of two paired proportions ``p_A - p_B`` with a Wald interval.
+
+    Method: each of ``n`` deals is scored under both A and B. With ``only_a``
+    deals won by A alone and ``only_b`` by B alone (the discordant pairs), the
+    difference is ``d = (only_a - only_b) / n``. Its standard error uses the
+    pairing: only the discordant counts enter it (not the two margins, as for
+    independent samples):
+
+        se = sqrt(only_a + only_b - (only_a - only_b)**2 / n) / n
+
+    (the Wald interval for matched pairs, as in Agresti's *Categorical Data
+    Analysis*; the same discordant counts drive McNemar's test). The interval
+    is ``d -+ z * se`` with ``z`` the normal quantile, clipped to [-1, 1].
+    With no discordant pair it has zero width; for few discordant pairs prefer
+    McNemar's exact test for the p-value.
+
+    Returns
+    -------
+    (diff, low, high) : tuple of float
+        As proportions; ``nan`` for ``n == 0``.
+    """
+    if only_a < 0 or only_b < 0 or only_a + only_b > n:
+        raise ValueError(f"need 0 <= only_a + only_b <= n, got {only_a}, {only_b}, {n}")
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    z = Z95 if conf == 0.95 else normal_quantile(0.5 + conf / 2)
+    d = (only_a - only_b) / n
+    se = math.sqrt(max(0.0, only_a + only_b - (only_a - only_b) ** 2 / n)) / n
+    return (d, max(-1.0, d - z * se), min(1.0, d + z * se))

@@ -13,6 +13,17 @@ Every row is a pure function of (deal, profile, budgets) except its timing
 fields (``seconds``, ``peak_table_bytes``) and, with a wall-clock budget, a deal
 that finishes close to the budget. Node budgets (``--nodes``) are
 deterministic: rows then never depend on the number of workers or on dask.
+
+Players (``--player greedy|random|pimc``; the default ``solver`` is the
+perfect-information solver). A player row is one game of
+:func:`experiments.play.play_game`: ``result`` is ``won`` or ``lost`` (every
+game the player did not win), ``stop_reason`` keeps how the game ended
+(``won``, ``blocked``, ``stalled``, ``max_moves``), ``moves`` counts the atomic
+moves played, ``player_options`` holds the player's options (``k=16,nodes=2000``
+for pimc). Each game is seeded from its deal number alone and pimc solves its
+samples under a node budget only, so player rows are deterministic too.
+Every run folder holds one player; parts written before the ``player`` column
+existed load as ``player='solver'``.
 """
 
 from __future__ import annotations
@@ -44,7 +55,15 @@ COLUMNS: tuple[str, ...] = (
     "deal", "profile", "profile_full", "result", "banked", "seconds", "nodes",
     "peak_table_bytes", "base_rank", "reserve_left", "solution_length",
     "budget_seconds", "budget_nodes", "budget_memory", "version", "pick", "stop_reason",
+    "player", "player_options", "moves", "cleared_reserve",
 )
+#: The columns of parts written before players were added (loaded as the solver's).
+LEGACY_COLUMNS: tuple[str, ...] = COLUMNS[:17]
+#: ``--player`` values; ``solver`` plays with perfect information.
+PLAYERS: tuple[str, ...] = ("solver", "greedy", "random", "pimc")
+#: PIMC defaults: samples per decision and node budget per sample.
+DEFAULT_PIMC_K = 16
+DEFAULT_PIMC_NODES = 2000
 #: Columns that may differ between two runs of the same row (machine timing).
 TIMING_COLUMNS: tuple[str, ...] = ("seconds", "peak_table_bytes")
 
@@ -66,8 +85,13 @@ SCHEMA = pa.schema([
     ("version", pa.string()),
     ("pick", pa.string()),
     ("stop_reason", pa.string()),
+    ("player", pa.string()),
+    ("player_options", pa.string()),
+    ("moves", pa.int32()),
+    ("cleared_reserve", pa.bool_()),
 ])
 assert tuple(SCHEMA.names) == COLUMNS
+LEGACY_SCHEMA = pa.schema(list(SCHEMA)[:len(LEGACY_COLUMNS)])
 
 #: Default transposition-table memory per solve; fixed (not derived from the
 #: worker count) because it can change a verdict from won to unknown.
@@ -189,6 +213,12 @@ class SweepSpec:
         Transposition-table bytes per solve.
     version : str
         Toolkit version that made the rows.
+    player : str
+        Who plays: ``solver`` (perfect information) or a blind player, see
+        :data:`PLAYERS`. A ``run.json`` without it is the solver's.
+    player_options : str
+        The player's options, canonical ``key=value`` pairs joined by commas
+        (``k=16,nodes=2000`` for pimc, empty for the solver and greedy).
     """
 
     profiles: tuple[str, ...]
@@ -198,6 +228,8 @@ class SweepSpec:
     budget_nodes: int | None
     memory: int
     version: str = __version__
+    player: str = "solver"
+    player_options: str = ""
 
     @property
     def deals(self) -> range:
@@ -219,12 +251,15 @@ class SweepSpec:
             budget_nodes=None if d["budget_nodes"] is None else int(d["budget_nodes"]),
             memory=int(d["memory"]),
             version=str(d["version"]),
+            player=str(d.get("player", "solver")),
+            player_options=str(d.get("player_options", "")),
         )
 
     def differences(self, other: SweepSpec) -> list[str]:
         """Human-readable ``field: this != other`` for each differing field."""
         a, b = self.to_json(), other.to_json()
-        keys = ("profiles", "deals", "budget_seconds", "budget_nodes", "memory", "version")
+        keys = ("player", "player_options", "profiles", "deals", "budget_seconds",
+                "budget_nodes", "memory", "version")
         return [f"{k} {b[k]!r} (run.json) vs {a[k]!r} (now)" for k in keys if a[k] != b[k]]
 
 
@@ -234,26 +269,84 @@ def make_spec(
     budget: str | None = None,
     nodes: int | None = None,
     memory: str = DEFAULT_SWEEP_MEMORY,
+    player: str = "solver",
+    pimc_k: int | None = None,
+    pimc_nodes: int | None = None,
 ) -> SweepSpec:
     """Build a :class:`SweepSpec` from command-line strings.
 
     With neither ``budget`` nor ``nodes`` the budget is 10 s per solve; with
     ``nodes`` alone there is no wall-clock limit, so rows are deterministic.
+
+    A blind ``player`` has no per-deal budget (``budget`` and ``nodes`` are
+    refused); ``pimc`` takes ``pimc_k`` samples per decision (default
+    :data:`DEFAULT_PIMC_K`) and solves each under ``pimc_nodes`` nodes (default
+    :data:`DEFAULT_PIMC_NODES`) and ``memory``. Other players record memory 0.
     """
+    if player not in PLAYERS:
+        raise SweepError(f"unknown player {player!r} (one of {', '.join(PLAYERS)})")
     rng = parse_deals(deals)
-    if nodes is not None and nodes <= 0:
-        raise SweepError(f"a node budget must be positive, got {nodes}")
-    seconds = parse_budget(budget)
-    if seconds is None and nodes is None:
-        seconds = 10.0
+    prof_list = tuple(split_profiles(profiles))
+    mem = parse_memory(memory)
+    if player != "pimc" and (pimc_k is not None or pimc_nodes is not None):
+        raise SweepError("--pimc-k and --pimc-nodes are options of --player pimc")
+    if player == "solver":
+        if nodes is not None and nodes <= 0:
+            raise SweepError(f"a node budget must be positive, got {nodes}")
+        seconds = parse_budget(budget)
+        if seconds is None and nodes is None:
+            seconds = 10.0
+        return SweepSpec(
+            profiles=prof_list,
+            deal_start=rng.start,
+            deal_stop=rng.stop,
+            budget_seconds=seconds,
+            budget_nodes=nodes,
+            memory=mem,
+        )
+    if budget is not None or nodes is not None:
+        raise SweepError(
+            f"--budget and --nodes are budgets of --player solver; a {player} game has none"
+            + (" (use --pimc-nodes for pimc's samples)" if player == "pimc" else "")
+        )
+    selective = [p for p in prof_list if parse_profile(p).layout == "selective"]
+    if selective:
+        raise SweepError(
+            f"players do not pick a base card yet: {selective[0]} needs --player solver"
+        )
+    options = ""
+    if player == "pimc":
+        k = DEFAULT_PIMC_K if pimc_k is None else pimc_k
+        n = DEFAULT_PIMC_NODES if pimc_nodes is None else pimc_nodes
+        if k <= 0 or n <= 0:
+            raise SweepError(f"--pimc-k and --pimc-nodes must be positive, got {k} and {n}")
+        options = format_options({"k": k, "nodes": n})
+    else:
+        mem = 0  # no solver: the table size cannot change a game
     return SweepSpec(
-        profiles=tuple(split_profiles(profiles)),
+        profiles=prof_list,
         deal_start=rng.start,
         deal_stop=rng.stop,
-        budget_seconds=seconds,
-        budget_nodes=nodes,
-        memory=parse_memory(memory),
+        budget_seconds=None,
+        budget_nodes=None,
+        memory=mem,
+        player=player,
+        player_options=options,
     )
+
+
+def format_options(options: dict[str, int]) -> str:
+    """``{'k': 16, 'nodes': 2000}`` -> ``'k=16,nodes=2000'`` (keys sorted)."""
+    return ",".join(f"{k}={options[k]}" for k in sorted(options))
+
+
+def parse_options(text: str) -> dict[str, int]:
+    """Inverse of :func:`format_options`."""
+    out: dict[str, int] = {}
+    for piece in filter(None, (t.strip() for t in text.split(","))):
+        key, _, value = piece.partition("=")
+        out[key] = int(value)
+    return out
 
 
 # --------------------------------------------------------------------------- solving
@@ -305,17 +398,82 @@ def solve_row(deal: int, profile: str, budget_seconds: float | None,
         "version": r.version,
         "pick": r.pick,
         "stop_reason": r.stop_reason,
+        "player": "solver",
+        "player_options": "",
+        "moves": None,
+        "cleared_reserve": r.reserve_left == 0,
+    }
+
+
+def make_player(player: str, options: str = "", memory: int = 0):
+    """A fresh blind player for ``--player`` and its ``player_options`` string.
+
+    PIMC solves its samples under a node budget only (no clock), so its games
+    are deterministic.
+    """
+    from experiments.players import GreedyPlayer, PimcPlayer, RandomPlayer
+
+    opts = parse_options(options)
+    if player == "greedy":
+        return GreedyPlayer()
+    if player == "random":
+        return RandomPlayer()
+    if player == "pimc":
+        return PimcPlayer(k=opts["k"], seconds_per_sample=math.inf,
+                          nodes_per_sample=opts["nodes"], memory=memory or None)
+    raise SweepError(f"unknown player {player!r}")
+
+
+def play_row(deal: int, profile: str, player: str, options: str, memory: int) -> dict:
+    """Play one game of ``player`` on (deal, profile) and return its row.
+
+    The game is seeded from the deal number alone (``play_game`` resets the
+    player with it), so the row never depends on the batch or the worker.
+    """
+    from engine.position import Position
+    from experiments.play import play_game
+
+    prof = parse_profile(profile)
+    rec = play_game(deal, profile, make_player(player, options, memory), seed=0)
+    won = rec.result == "won"
+    return {
+        "deal": deal,
+        "profile": prof.canonical(),
+        "profile_full": prof.full(),
+        "result": "won" if won else "lost",
+        "banked": rec.banked,
+        "seconds": rec.seconds,
+        "nodes": None,
+        "peak_table_bytes": None,
+        "base_rank": int(Position.from_deal(deal, prof).game.base),
+        "reserve_left": rec.reserve_left,
+        "solution_length": len(rec.moves) if won else 0,
+        "budget_seconds": None,
+        "budget_nodes": None,
+        "budget_memory": memory or None,
+        "version": __version__,
+        "pick": None,
+        "stop_reason": rec.result,
+        "player": player,
+        "player_options": options,
+        "moves": len(rec.moves),
+        "cleared_reserve": rec.reserve_left == 0,
     }
 
 
 def run_batch(profile: str, deals: Sequence[int], budget_seconds: float | None,
-              budget_nodes: int | None, memory: int) -> list[dict]:
-    """Solve a batch of deals under one profile (the unit of work sent to workers)."""
+              budget_nodes: int | None, memory: int, player: str = "solver",
+              player_options: str = "") -> list[dict]:
+    """Solve (or play) a batch of deals under one profile (the unit of work sent to
+    workers)."""
     warm_up()
     rows = []
     for deal in deals:
         try:
-            rows.append(solve_row(int(deal), profile, budget_seconds, budget_nodes, memory))
+            if player == "solver":
+                rows.append(solve_row(int(deal), profile, budget_seconds, budget_nodes, memory))
+            else:
+                rows.append(play_row(int(deal), profile, player, player_options, memory))
         except Exception as exc:  # noqa: BLE001 - re-raised with the deal named
             raise SolveFailed(
                 f"deal {deal} profile {profile}: {type(exc).__name__}: {exc}"
@@ -402,8 +560,11 @@ class RunFolder:
         return max(nums, default=-1) + 1
 
     def write_part(self, index: int, rows: list[dict]) -> Path:
-        """Write ``rows`` as part ``index``, atomically."""
-        table = pa.Table.from_pylist(rows, schema=SCHEMA)
+        """Write ``rows`` as part ``index``, atomically.
+
+        A row without the player keys is the solver's (see :func:`_upgrade_legacy`).
+        """
+        table = pa.Table.from_pylist([_complete_row(r) for r in rows], schema=SCHEMA)
         final = self.parts_dir / f"part-{index:05d}.parquet"
         tmp = self.parts_dir / f".{final.name}.tmp"
         with open(tmp, "wb") as fh:
@@ -496,12 +657,37 @@ def _read_part(path: Path) -> pd.DataFrame:
             f"damaged part {path}: {type(exc).__name__}: {why}"
             " (rerun the sweep with --repair to move it aside)"
         ) from None
-    if tuple(table.schema.names) != COLUMNS:
+    names = tuple(table.schema.names)
+    if names == LEGACY_COLUMNS:
+        table = _upgrade_legacy(table.cast(LEGACY_SCHEMA))
+    elif names != COLUMNS:
         raise SweepError(
             f"damaged part {path}: unexpected columns (rerun the sweep with --repair to move it"
             " aside)"
         )
     return table.cast(SCHEMA).to_pandas()
+
+
+def _complete_row(row: dict) -> dict:
+    if "player" in row and "cleared_reserve" in row:
+        return row
+    row = dict(row)
+    row.setdefault("player", "solver")
+    row.setdefault("player_options", "")
+    row.setdefault("moves", None)
+    row.setdefault("cleared_reserve", row.get("reserve_left") == 0)
+    return row
+
+
+def _upgrade_legacy(table: pa.Table) -> pa.Table:
+    """A part from before the player columns: the solver's rows."""
+    n = table.num_rows
+    reserve_left = table.column("reserve_left").to_pylist()
+    table = table.append_column("player", pa.array(["solver"] * n, pa.string()))
+    table = table.append_column("player_options", pa.array([""] * n, pa.string()))
+    table = table.append_column("moves", pa.nulls(n, pa.int32()))
+    return table.append_column(
+        "cleared_reserve", pa.array([r == 0 for r in reserve_left], pa.bool_()))
 
 
 def _dedupe(df: pd.DataFrame) -> pd.DataFrame:
@@ -669,7 +855,8 @@ def run_sweep(
         batches = plan_batches(spec, done, batch_size)
         summary = SweepSummary(len(done), 0, total, 0, 0.0)
         tally = _Tally(spec.profiles, existing)
-        bar = _make_bar(total, len(done), progress)
+        bar = _make_bar(total, len(done), progress,
+                        "sweep" if spec.player == "solver" else f"sweep {spec.player}")
         part_index = folder.next_part_index()
 
         def finished(rows: list[dict]) -> None:
@@ -685,7 +872,8 @@ def run_sweep(
             if on_part is not None:
                 on_part(path)
 
-        args = (spec.budget_seconds, spec.budget_nodes, spec.memory)
+        args = (spec.budget_seconds, spec.budget_nodes, spec.memory, spec.player,
+                spec.player_options)
         try:
             if not batches:
                 pass
@@ -710,13 +898,13 @@ def run_sweep(
         folder.unlock()
 
 
-def _make_bar(total: int, initial: int, enabled: bool):
+def _make_bar(total: int, initial: int, enabled: bool, desc: str = "sweep"):
     if not enabled:
         return None
     from tqdm import tqdm
 
     return tqdm(total=total, initial=initial, unit="row", dynamic_ncols=True,
-                smoothing=0.05, desc="sweep")
+                smoothing=0.05, desc=desc)
 
 
 def _run_local(workers: int, batches: list[Batch], args: tuple,
