@@ -1,0 +1,99 @@
+"""Pruning on versus off: the same deals solved twice, differences counted.
+
+Every pruning rule must change neither the verdict nor the banked count of a
+decided deal (``docs/solver.md``). This benchmark solves a range of deals with
+the rules on and off under the same node budget (deterministic) and counts:
+deals decided both ways, differences among them (must be 0), contradictions
+(won one way, lost the other: must be 0), and the node and time ratios.
+
+Run: ``python -m experiments.bench_pruning --deals 0:300 --nodes 100000``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from pathlib import Path
+
+from engine.position import Position
+from solver.search import Solver, warm_up
+
+
+def compare(profile: str, deals: range, nodes: int, memory: int) -> tuple[dict, list[dict]]:
+    on, off = Solver(memory, prune=True), Solver(memory, prune=False)
+    rows = []
+    for d in deals:
+        pos = Position.from_deal(d, profile)
+        a = on.solve(pos, seconds=1e9, nodes=nodes)
+        b = off.solve(pos, seconds=1e9, nodes=nodes)
+        rows.append(
+            {
+                "profile": profile,
+                "deal": d,
+                "on_result": a.result,
+                "on_banked": a.banked,
+                "on_nodes": a.nodes,
+                "on_s": a.seconds,
+                "off_result": b.result,
+                "off_banked": b.banked,
+                "off_nodes": b.nodes,
+                "off_s": b.seconds,
+            }
+        )
+    both = [r for r in rows if r["on_result"] != "unknown" and r["off_result"] != "unknown"]
+    diffs = [
+        r for r in both if (r["on_result"], r["on_banked"]) != (r["off_result"], r["off_banked"])
+    ]
+    contra = [r for r in rows if {r["on_result"], r["off_result"]} == {"won", "lost"}]
+    summary = {
+        "profile": profile,
+        "deals": len(rows),
+        "decided_both": len(both),
+        "decided_on_only": sum(
+            r["on_result"] != "unknown" and r["off_result"] == "unknown" for r in rows
+        ),
+        "decided_off_only": sum(
+            r["off_result"] != "unknown" and r["on_result"] == "unknown" for r in rows
+        ),
+        "differences": len(diffs),
+        "contradictions": len(contra),
+        "node_ratio_on_off": sum(r["on_nodes"] for r in both)
+        / max(1, sum(r["off_nodes"] for r in both)),
+        "time_ratio_on_off": sum(r["on_s"] for r in both)
+        / max(1e-9, sum(r["off_s"] for r in both)),
+    }
+    return summary, rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--profiles", default="strict,hevagames")
+    ap.add_argument("--deals", default="0:300")
+    ap.add_argument("--nodes", type=int, default=100_000)
+    ap.add_argument("--memory", type=int, default=1 << 28)
+    ap.add_argument("--out", default="results/bench/pruning.csv")
+    args = ap.parse_args()
+    a, _, b = args.deals.partition(":")
+    warm_up()
+    all_rows = []
+    t0 = time.perf_counter()
+    for prof in args.profiles.split(","):
+        summary, rows = compare(prof, range(int(a), int(b)), args.nodes, args.memory)
+        all_rows += rows
+        print(
+            "  ".join(
+                f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()
+            )
+        )
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(all_rows[0]))
+        w.writeheader()
+        w.writerows(all_rows)
+    print(f"wall {time.perf_counter() - t0:.0f} s; rows in {out}")
+
+
+if __name__ == "__main__":
+    main()
