@@ -38,27 +38,32 @@ def _hash(key):
 
 
 @njit(cache=True)
-def tt_insert(keys, tags, key, max_entries, stats):
-    """Insert ``key``; return 1 if new, 0 if present, -1 if the table is full."""
-    cap = tags.shape[0]
+def tt_insert(table, key, max_entries, stats):
+    """Insert ``key``; return 1 if new, 0 if present, -1 if the table is full.
+
+    Row ``i`` of ``table`` is one slot: a non-zero tag (high hash bits, so most
+    mismatches cost one compare) followed by the whole key. Tag and key share a
+    row so that a probe touches one cache line, not two arrays.
+    """
+    cap = table.shape[0]
     h = _hash(key)
-    tag = np.uint32((h >> np.uint64(32)) | np.uint64(1))
+    tag = (h >> np.uint64(32)) | np.uint64(1)
     i = np.int64(h & np.uint64(cap - 1))
     kw = key.shape[0]
     while True:
-        t = tags[i]
+        t = table[i, 0]
         if t == 0:
             if stats[ST_ENTRIES] >= max_entries:
                 return -1
-            tags[i] = tag
+            table[i, 0] = tag
             for w in range(kw):
-                keys[i, w] = key[w]
+                table[i, w + 1] = key[w]
             stats[ST_ENTRIES] += 1
             return 1
         if t == tag:
             same = True
             for w in range(kw):
-                if keys[i, w] != key[w]:
+                if table[i, w + 1] != key[w]:
                     same = False
                     break
             if same:
@@ -197,6 +202,32 @@ def _score(s, m, rules, steps):
 
 
 @njit(cache=True)
+def canon_stock(s, game, rules):
+    """Rule E1: with unlimited passes, an on-cycle waste pointer becomes 0.
+
+    With ``j`` of the ``m`` live stock cards in the waste, draws and redeals
+    alone go round ``0, d, 2d, ..., m, 0, ...``; every position on that cycle
+    reaches every other, so all of them have the same macro moves and the
+    same children. They are one position for the search; 0 stands for them.
+    """
+    if rules[core.R_PASSES] != 0:
+        return
+    p = core.waste_ptr(s)
+    if p == 0:
+        return
+    ns = game[core.G_NSTOCK]
+    m = 0
+    j = 0
+    for i in range(ns):
+        if not core.stock_removed(s, i):
+            m += 1
+            if i < p:
+                j += 1
+    if j == m or j % rules[core.R_DRAW] == 0:
+        core.set_waste_ptr(s, 0)
+
+
+@njit(cache=True)
 def apply_macro(s, mac, game, rules):
     core.set_waste_ptr(s, (mac >> 20) & 63)
     core.set_redeals(s, (mac >> 26) & 15)
@@ -211,8 +242,7 @@ def search(
     moves,
     nmoves,
     imove,
-    keys,
-    tags,
+    table,
     max_entries,
     stats,
     best_path,
@@ -229,7 +259,7 @@ def search(
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(moves.shape[1] + 64, np.int64)
-    key = np.zeros(keys.shape[1], np.uint64)
+    key = np.zeros(table.shape[1] - 1, np.uint64)
     max_depth = states.shape[0]
     d = stats[ST_DEPTH]
     done = 0
@@ -248,8 +278,10 @@ def search(
         child = states[d + 1]
         child[:] = states[d]
         apply_macro(child, mac, game, rules)
+        if prune:
+            canon_stock(child, game, rules)
         core.canonical_key(child, rules, key)
-        ins = tt_insert(keys, tags, key, max_entries, stats)
+        ins = tt_insert(table, key, max_entries, stats)
         if ins == -1:
             imove[d] -= 1
             stats[ST_DEPTH] = d
@@ -283,15 +315,17 @@ def search(
 
 
 @njit(cache=True)
-def root_setup(s0, game, rules, states, moves, nmoves, imove, keys, tags, max_entries, stats,
-               prune):
+def root_setup(s0, game, rules, states, moves, nmoves, imove, table, max_entries, stats, prune):
     """Put the root on the stack and in the table."""
-    key = np.zeros(keys.shape[1], np.uint64)
+    key = np.zeros(table.shape[1] - 1, np.uint64)
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(moves.shape[1] + 64, np.int64)
     states[0, :] = s0
+    if prune:
+        canon_stock(states[0], game, rules)
+    s0 = states[0]
     core.canonical_key(s0, rules, key)
-    tt_insert(keys, tags, key, max_entries, stats)
+    tt_insert(table, key, max_entries, stats)
     stats[ST_BEST] = core.banked(s0)
     stats[ST_BESTLEN] = 0
     n = gen_macros(s0, game, rules, moves[0], buf, scratch, prune)
@@ -304,17 +338,14 @@ def root_setup(s0, game, rules, states, moves, nmoves, imove, keys, tags, max_en
 
 
 @njit(cache=True)
-def tt_rehash(old_keys, old_tags, new_keys, new_tags):
+def tt_rehash(old, new):
     """Move every entry of the old table into the (larger, empty) new one."""
-    cap = new_tags.shape[0]
-    kw = old_keys.shape[1]
-    for i in range(old_tags.shape[0]):
-        if old_tags[i] == 0:
+    cap = new.shape[0]
+    for i in range(old.shape[0]):
+        if old[i, 0] == 0:
             continue
-        h = _hash(old_keys[i])
+        h = _hash(old[i, 1:])
         j = np.int64(h & np.uint64(cap - 1))
-        while new_tags[j] != 0:
+        while new[j, 0] != 0:
             j = (j + 1) & (cap - 1)
-        new_tags[j] = old_tags[i]
-        for w in range(kw):
-            new_keys[j, w] = old_keys[i, w]
+        new[j, :] = old[i, :]

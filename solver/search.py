@@ -120,8 +120,8 @@ class Solver:
         self.imove = np.zeros(config.MAX_DEPTH, np.int64)
         self.best_path = np.zeros(config.MAX_DEPTH, np.int64)
 
-    def _table(self, cap: int, kw: int) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros((cap, kw), np.uint64), np.zeros(cap, np.uint32)
+    def _table(self, cap: int, kw: int) -> np.ndarray:
+        return np.zeros((cap, kw + 1), np.uint64)
 
     def solve(
         self,
@@ -133,15 +133,15 @@ class Solver:
         t0 = time.perf_counter()
         game, rules = position.game.arr, position.game.rules
         kw = core.key_words(int(rules[core.R_BUILD]))
-        entry = kw * 8 + 4
+        entry = (kw + 1) * 8
         max_cap = 1 << max(10, (self.memory // entry).bit_length() - 1)
         cap = min(1 << 16, max_cap)
-        keys, tags = self._table(cap, kw)
+        table = self._table(cap, kw)
         stats = np.zeros(kernel.N_STATS, np.int64)
         prune = self.prune and position.profile.worry == "no"
         kernel.root_setup(
             position.state, game, rules, self.states, self.moves, self.nmoves, self.imove,
-            keys, tags, int(cap * config.MAX_LOAD), stats, prune,
+            table, int(cap * config.MAX_LOAD), stats, prune,
         )
         code = kernel.WON if position.is_won() else kernel.RUNNING
         reason = "solved" if code == kernel.WON else ""
@@ -150,9 +150,9 @@ class Solver:
                 if cap >= max_cap:
                     reason = "memory"
                     break
-                new_keys, new_tags = self._table(cap * 2, kw)
-                kernel.tt_rehash(keys, tags, new_keys, new_tags)
-                keys, tags, cap = new_keys, new_tags, cap * 2
+                new_table = self._table(cap * 2, kw)
+                kernel.tt_rehash(table, new_table)
+                table, cap = new_table, cap * 2
             if time.perf_counter() - t0 >= seconds:
                 reason = "time"
                 break
@@ -164,7 +164,7 @@ class Solver:
                     break
                 chunk = min(chunk, left)
             code = kernel.search(
-                game, rules, self.states, self.moves, self.nmoves, self.imove, keys, tags,
+                game, rules, self.states, self.moves, self.nmoves, self.imove, table,
                 int(cap * config.MAX_LOAD), stats, self.best_path, chunk, prune,
             )
         if code == kernel.WON:
@@ -214,15 +214,20 @@ def expand_macros(position: Position, macros: list[int]) -> tuple[list[str], Pos
     pos = position
     for mac in macros:
         want_p, want_r = (mac >> 20) & 63, (mac >> 26) & 15
+        move = Move.from_code(mac & kernel.ATOMIC_MASK)
         guard = 0
-        while (int(core.waste_ptr(pos.state)), pos.redeals()) != (want_p, want_r):
+        # only a waste move needs the stock turned: the search may have stood
+        # for this position by another on the same stock cycle (rule E1)
+        while move.src == "W" and (
+            int(core.waste_ptr(pos.state)),
+            pos.redeals(),
+        ) != (want_p, want_r):
             step = Move("draw", "", 0) if pos.stock() else Move("redeal", "", 0)
             pos = _play(pos, step)
             out.append(str(step))
             guard += 1
             if guard > 200:
                 raise SolverBug("a macro move's stock position was never reached")
-        move = Move.from_code(mac & kernel.ATOMIC_MASK)
         pos = _play(pos, move)
         out.append(str(move))
     return out, pos
