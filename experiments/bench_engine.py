@@ -120,22 +120,7 @@ def _load_reference():
 
 
 def _ref_states(ref, pool: list[Position]):
-    out = []
-    for pos in pool:
-        snap = pos.snapshot()
-        out.append(
-            ref.RefState(
-                profile=pos.profile,
-                base=snap["base"],
-                foundations=list(snap["foundations"]),
-                reserve=list(snap["reserve"]),
-                columns=[list(c) for c in snap["columns"]],
-                stock=list(snap["stock"]),
-                waste=list(snap["waste"]),
-                redeals=snap["redeals"],
-            )
-        )
-    return out
+    return [ref.ref_from_snapshot(pos.profile, pos.snapshot()) for pos in pool]
 
 
 def bench_profile(

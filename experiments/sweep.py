@@ -565,6 +565,11 @@ class RunFolder:
         A row without the player keys is the solver's (see :func:`_upgrade_legacy`).
         """
         table = pa.Table.from_pylist([_complete_row(r) for r in rows], schema=SCHEMA)
+        return self._write_atomic(table, index)
+
+    def _write_atomic(self, table: pa.Table, index: int) -> Path:
+        """Write part ``index`` under a temporary name, sync it, then rename it
+        into place, so that a part is visible only once it is complete."""
         final = self.parts_dir / f"part-{index:05d}.parquet"
         tmp = self.parts_dir / f".{final.name}.tmp"
         with open(tmp, "wb") as fh:
@@ -634,15 +639,7 @@ class RunFolder:
             return
         df = self.load()
         table = pa.Table.from_pandas(df[list(COLUMNS)], schema=SCHEMA, preserve_index=False)
-        idx = self.next_part_index()
-        final = self.parts_dir / f"part-{idx:05d}.parquet"
-        tmp = self.parts_dir / f".{final.name}.tmp"
-        with open(tmp, "wb") as fh:
-            pq.write_table(table, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, final)
-        _fsync_dir(self.parts_dir)
+        self._write_atomic(table, self.next_part_index())
         for p in parts:
             p.unlink()
         _fsync_dir(self.parts_dir)

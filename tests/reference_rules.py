@@ -382,6 +382,21 @@ def ref_apply(state: RefState, move: str) -> RefState:
 # ---------------------------------------------------------------------------
 
 
+def ref_from_snapshot(profile: Profile, snap: dict) -> RefState:
+    """A reference state holding the cards of a snapshot (the inverse of
+    :func:`ref_snapshot`); no auto-fill is applied."""
+    return RefState(
+        profile=profile,
+        base=snap["base"],
+        foundations=list(snap["foundations"]),
+        reserve=list(snap["reserve"]),
+        columns=[list(c) for c in snap["columns"]],
+        stock=list(snap["stock"]),
+        waste=list(snap["waste"]),
+        redeals=snap.get("redeals", 0),
+    )
+
+
 def ref_snapshot(state: RefState) -> dict:
     """The position as plain data, in the format shared with the fast engine."""
     return {

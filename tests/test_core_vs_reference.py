@@ -23,6 +23,7 @@ from reference_rules import (
     _auto_fill,
     builds_on,
     ref_apply,
+    ref_from_snapshot,
     ref_initial,
     ref_legal_moves,
     ref_snapshot,
@@ -312,16 +313,7 @@ def random_position(seed: int, profile_name: str) -> tuple[Position, RefState, d
     while parts is None:
         parts = random_parts(rng, profile)
     pos = Position.from_parts(profile, **parts)
-    ref = RefState(
-        profile=profile,
-        base=parts["base"],
-        foundations=list(parts["foundations"]),
-        reserve=list(parts["reserve"]),
-        columns=[list(c) for c in parts["columns"]],
-        stock=list(parts["stock"]),
-        waste=list(parts["waste"]),
-        redeals=parts["redeals"],
-    )
+    ref = ref_from_snapshot(profile, parts)
     _auto_fill(ref)
     return pos, ref, parts
 

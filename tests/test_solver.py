@@ -10,7 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from reference_rules import RefState, ref_apply, ref_banked, ref_legal_moves
+from reference_rules import (
+    RefState,
+    ref_apply,
+    ref_banked,
+    ref_from_snapshot,
+    ref_legal_moves,
+)
 
 from engine.cards import parse_card, parse_cards
 from engine.notation import Pick, parse_move
@@ -35,17 +41,7 @@ def replay(deal: int, profile: str, moves: list[str]) -> Position:
 
 # ---- brute force over the reference rules -------------------------------------
 def _ref_state(pos: Position) -> RefState:
-    snap = pos.snapshot()
-    return RefState(
-        profile=pos.profile,
-        base=snap["base"],
-        foundations=list(snap["foundations"]),
-        reserve=list(snap["reserve"]),
-        columns=[list(c) for c in snap["columns"]],
-        stock=list(snap["stock"]),
-        waste=list(snap["waste"]),
-        redeals=snap["redeals"],
-    )
+    return ref_from_snapshot(pos.profile, pos.snapshot())
 
 
 def _ref_key(st: RefState) -> tuple:
