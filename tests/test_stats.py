@@ -99,3 +99,11 @@ def test_mean_ci_hand_values():
     m, lo, hi = mean_ci([4])
     assert m == 4 and math.isnan(lo) and math.isnan(hi)
     assert all(math.isnan(x) for x in mean_ci([]))
+
+
+def test_mcnemar_exact_with_thousands_of_discordant_pairs():
+    # 2.0**n overflows a float past n = 1023; the answer must still come out
+    assert mcnemar_exact(0, 2000) == 0.0 or mcnemar_exact(0, 2000) < 1e-300
+    assert mcnemar_exact(1000, 1000) == 1.0
+    p = mcnemar_exact(1000, 1100)
+    assert 0.0 < p < 0.05
