@@ -153,7 +153,7 @@ def bench() -> None:
 def read_text(path: str) -> str:
     """The text of ``path`` (``-`` for stdin); a missing file is a user error."""
     if path == "-":
-        return click.get_text_stream("stdin").read()
+        return sys.stdin.read()
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
