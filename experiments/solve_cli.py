@@ -50,15 +50,16 @@ def _solve_line(line: str, profile: str, seconds: float, nodes, mem: int, pick) 
 
 
 def _print_human(r: SolveResult) -> None:
+    # every line but the moves starts with '#', so the whole output replays
     where = f"deal {r.deal}" if r.deal is not None else "position"
-    click.echo(f"{where}  {r.profile}  {r.result}  banked {r.banked}/52")
+    click.echo(f"# {where}  {r.profile}  {r.result}  banked {r.banked}/52")
     if r.pick:
-        click.echo(f"base card picked: {r.pick}")
+        click.echo(f"# base card picked: {r.pick}")
     if r.result == "won":
         for i, line in enumerate(r.moves, 1):
             click.echo(f"{i:4d}. {line}")
     elif r.result == "unknown":
-        click.echo(f"budget ran out ({r.stop_reason}): unknown, not lost")
+        click.echo(f"# budget ran out ({r.stop_reason}): unknown, not lost")
     click.echo(
         f"# {r.nodes} nodes, {r.seconds:.3f} s, {r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s, "
         f"max depth {r.max_depth}, pruned {r.pruned}, dead ends {r.dead_ends}, "

@@ -23,12 +23,22 @@ def test_solve_prints_a_solution_that_replay_accepts(tmp_path):
     res = run("--deal", "2", "--budget", "5s")
     assert res.exit_code == 0, res.output
     assert "won" in res.output.splitlines()[1]
-    moves = [line for line in res.output.splitlines() if not line.startswith(("#", "deal"))]
     path = tmp_path / "sol.txt"
-    path.write_text("\n".join(moves) + "\n")
+    path.write_text(res.output)  # the whole output, unchanged
     rep = CliRunner().invoke(main, ["replay", "--profile", "strict", "--deal", "2", str(path)])
     assert rep.exit_code == 0, rep.output
     assert "52/52" in rep.output and "won" in rep.output
+
+
+def test_selective_solution_replays_with_its_pick(tmp_path):
+    res = run("--deal", "1", "--profile", "selective", "--budget", "10s")
+    assert res.exit_code == 0, res.output
+    assert "won" in res.output.splitlines()[1]
+    path = tmp_path / "sol.txt"
+    path.write_text(res.output)
+    rep = CliRunner().invoke(main, ["replay", "--profile", "selective", "--deal", "1", str(path)])
+    assert rep.exit_code == 0, rep.output
+    assert "52/52" in rep.output
 
 
 def test_solve_json_fields():
