@@ -413,19 +413,29 @@ def space_open(s, rules):
     return 2 if rules[R_SPACE] == SPACE_ANY else 1
 
 
+@njit(cache=True, inline="always")
+def _pick4(i, t0, t1, t2, t3):
+    return t0 if i == 0 else t1 if i == 1 else t2 if i == 2 else t3
+
+
 @njit(cache=True)
-def _add_card_moves(s, card, src, game, rules, out, n, space):
-    """Moves of a single card from ``src`` to a foundation or any column."""
+def _add_card_moves(s, card, src, game, rules, out, n, space, t0, t1, t2, t3):
+    """Moves of a single card from ``src`` to a foundation or any column.
+
+    ``t0..t3`` are the column tops (-1 for an empty column): callers read them
+    once per position, since the solver asks this for every stock position.
+    """
     if src < SRC_FOUND0 and found_accepts(s, card, game):
         out[n] = encode_move(src, DST_FOUND, 1)
         n += 1
+    base, build, wrap = game[G_BASE], rules[R_BUILD], rules[R_WRAP]
     for c in range(N_COLS):
-        top = col_top(s, c, rules)
+        top = _pick4(c, t0, t1, t2, t3)
         if top < 0:
             if space == 2 or (space == 1 and src == SRC_WASTE):
                 out[n] = encode_move(src, c, 1)
                 n += 1
-        elif builds_on_s(card, top, game[G_BASE], rules[R_BUILD], rules[R_WRAP]):
+        elif builds_on_s(card, top, base, build, wrap):
             out[n] = encode_move(src, c, 1)
             n += 1
     return n
@@ -440,30 +450,34 @@ def legal_moves(s, game, rules, out):
     """
     n = 0
     space = space_open(s, rules)
+    t0 = col_top(s, 0, rules)
+    t1 = col_top(s, 1, rules)
+    t2 = col_top(s, 2, rules)
+    t3 = col_top(s, 3, rules)
     rt = reserve_top(s, game)
     if rt >= 0:
-        n = _add_card_moves(s, rt, SRC_RESERVE, game, rules, out, n, space)
+        n = _add_card_moves(s, rt, SRC_RESERVE, game, rules, out, n, space, t0, t1, t2, t3)
     wt = waste_top(s, game)
     if wt >= 0:
-        n = _add_card_moves(s, wt, SRC_WASTE, game, rules, out, n, space)
+        n = _add_card_moves(s, wt, SRC_WASTE, game, rules, out, n, space, t0, t1, t2, t3)
     any_runs = rules[R_MOVES] == MOVES_ANY
     base, build, wrap = game[G_BASE], rules[R_BUILD], rules[R_WRAP]
     for c in range(N_COLS):
         L = col_len(s, c)
         if L == 0:
             continue
-        top = col_card(s, c, L - 1, rules)
+        top = _pick4(c, t0, t1, t2, t3)
         if found_accepts(s, top, game):
             out[n] = encode_move(c, DST_FOUND, 1)
             n += 1
         for k in range(1, L + 1):
             if not (k == 1 or k == L or any_runs):
                 continue
-            unit = col_card(s, c, L - k, rules)
+            unit = top if k == 1 else col_card(s, c, L - k, rules)
             for d in range(N_COLS):
                 if d == c:
                     continue
-                dt = col_top(s, d, rules)
+                dt = _pick4(d, t0, t1, t2, t3)
                 if dt < 0:
                     if space == 2 and k < L:
                         out[n] = encode_move(c, d, k)
@@ -475,7 +489,9 @@ def legal_moves(s, game, rules, out):
         for su in range(4):
             ft = found_top(s, su, game)
             if ft >= 0:
-                n = _add_card_moves(s, ft, SRC_FOUND0 + su, game, rules, out, n, space)
+                n = _add_card_moves(
+                    s, ft, SRC_FOUND0 + su, game, rules, out, n, space, t0, t1, t2, t3
+                )
     if not stock_empty(s, game):
         out[n] = encode_move(SRC_DRAW, 0, 0)
         n += 1

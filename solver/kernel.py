@@ -22,7 +22,8 @@ RUNNING, WON, EXHAUSTED, TABLE_FULL, TOO_DEEP = 0, 1, 2, 3, 4
 
 # stats vector slots
 ST_NODES, ST_DEPTH, ST_MAXDEPTH, ST_BEST, ST_BESTLEN, ST_ENTRIES, ST_PRUNED, ST_DEAD = range(8)
-N_STATS = 8
+ST_CHILDREN = 8  # children made (each applied, keyed and looked up)
+N_STATS = 9
 
 ATOMIC_MASK = (1 << 20) - 1
 
@@ -140,6 +141,11 @@ def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
     draw = rules[core.R_DRAW]
     passes = rules[core.R_PASSES]
     r = r0
+    # the column tops do not change while the stock turns: read them once
+    t0 = core.col_top(s, 0, rules)
+    t1 = core.col_top(s, 1, rules)
+    t2 = core.col_top(s, 2, rules)
+    t3 = core.col_top(s, 3, rules)
     seen = np.uint64(1) << np.uint64(j)
     space = core.space_open(s, rules)
     steps = 0
@@ -162,7 +168,9 @@ def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
         pos = scratch[live_at + j - 1]
         wt = game[core.G_STOCK + pos]
         start = n
-        n = core._add_card_moves(s, wt, core.SRC_WASTE, game, rules, out, n, space)
+        n = core._add_card_moves(
+            s, wt, core.SRC_WASTE, game, rules, out, n, space, t0, t1, t2, t3
+        )
         tag = ((pos + 1) << 20) | (r << 26)
         for q in range(start, n):
             scores[q] = _score(s, out[q], rules, steps)
@@ -276,6 +284,7 @@ def search(
             stats[ST_DEPTH] = d
             return TOO_DEEP
         child = states[d + 1]
+        stats[ST_CHILDREN] += 1
         child[:] = states[d]
         apply_macro(child, mac, game, rules)
         if prune:
