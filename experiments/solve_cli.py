@@ -62,7 +62,8 @@ def _print_human(r: SolveResult) -> None:
         click.echo(f"# budget ran out ({r.stop_reason}): unknown, not lost")
     click.echo(
         f"# {r.nodes} nodes, {r.seconds:.3f} s, {r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s, "
-        f"max depth {r.max_depth}, pruned {r.pruned}, dead ends {r.dead_ends}, "
+        f"{r.children} children, max depth {r.max_depth}, pruned {r.pruned}, "
+        f"dead ends {r.dead_ends}, "
         f"table {r.peak_table_bytes / 2**20:.1f} MiB, reserve left {r.reserve_left}"
     )
 

@@ -47,6 +47,7 @@ class SolveResult:
     max_depth: int = 0
     pruned: int = 0
     dead_ends: int = 0
+    children: int = 0
     version: str = __version__
     picks: dict[str, dict] = field(default_factory=dict)
 
@@ -201,6 +202,7 @@ class Solver:
             max_depth=int(stats[kernel.ST_MAXDEPTH]),
             pruned=int(stats[kernel.ST_PRUNED]),
             dead_ends=int(stats[kernel.ST_DEAD]),
+            children=int(stats[kernel.ST_CHILDREN]),
         )
 
 
