@@ -126,3 +126,20 @@ def test_a_player_that_only_draws_is_stopped():
 def test_an_illegal_choice_is_refused():
     with pytest.raises(IllegalPlayerMove):
         play_game(2, "strict", _Cheat())
+
+
+def test_recorded_games_replay_with_the_cli(tmp_path):
+    """A recorded game, written as a move list, replays with `canfield replay`."""
+    from click.testing import CliRunner
+
+    from experiments.cli import main
+
+    for deal in (0, 3):
+        rec = play_game(deal, "strict", GreedyPlayer())
+        path = tmp_path / f"game{deal}.txt"
+        path.write_text("\n".join(rec.moves) + "\n")
+        res = CliRunner().invoke(
+            main, ["replay", "--profile", "strict", "--deal", str(deal), str(path)]
+        )
+        assert res.exit_code == 0, res.output
+        assert f"banked {rec.banked}/52" in res.output
