@@ -237,23 +237,6 @@ def set_choice(s, c, h, kb, v):
 
 
 @njit(cache=True)
-def card_from(below, choice, rules):
-    """The card that sits on ``below`` with the given stored choice."""
-    r = (below % 13 + 12) % 13
-    b = rules[R_BUILD]
-    if b == BUILD_SUIT:
-        return (below // 13) * 13 + r
-    if b == BUILD_RANK:
-        return choice * 13 + r
-    # alt: opposite colour; choice 0 -> C or D, 1 -> H or S
-    if is_red(below):
-        su = 3 if choice else 0
-    else:
-        su = 2 if choice else 1
-    return su * 13 + r
-
-
-@njit(cache=True)
 def col_card(s, c, h, rules):
     """Card at height ``h`` (0 = bottom) of column ``c``; O(1) per call."""
     bottom = col_bottom(s, c)
