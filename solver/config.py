@@ -15,7 +15,12 @@ DEFAULT_MEMORY = min(1 << 30, QUARTER_RAM)
 #: Nodes expanded per call of the compiled kernel before Python checks the clock.
 CHUNK_NODES = 50_000
 #: Deepest search path; a deeper branch makes the result "unknown", never "lost".
-MAX_DEPTH = 4096
+#: The path arrays start at ``START_DEPTH`` levels and double on demand: about
+#: 180 bytes a level, so the deepest path costs at most about 190 MB.
+MAX_DEPTH = 1 << 20
+START_DEPTH = 4096
+#: Average room for macro moves per path level in the shared move buffer.
+MOVES_PER_LEVEL = 8
 #: Largest number of macro moves one position can have.
 MAX_MACROS = 640
 #: The table is "full" past this load factor (open addressing with linear probing).

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from engine import core
+from solver.config import MAX_MACROS as MAX_MACROS_K
 
 # kernel return codes
 RUNNING, WON, EXHAUSTED, TABLE_FULL, TOO_DEEP = 0, 1, 2, 3, 4
@@ -247,7 +248,8 @@ def search(
     game,
     rules,
     states,
-    moves,
+    mstack,
+    mbase,
     nmoves,
     imove,
     table,
@@ -259,16 +261,19 @@ def search(
 ):
     """Run up to ``chunk`` node expansions of the depth-first search.
 
-    ``states[d]`` is the position at depth ``d``; ``moves[d, :nmoves[d]]`` its
-    macro moves and ``imove[d]`` the next one to try. Returns a code: RUNNING
-    (call again), WON (the path is ``moves[d, imove[d]-1]`` for each depth),
-    EXHAUSTED (every reachable position was seen: a proof), TABLE_FULL or
-    TOO_DEEP (give up: the result is unknown).
+    ``states[d]`` is the position at depth ``d``. The macro moves of all the
+    positions on the path share one flat buffer: those of depth ``d`` are
+    ``mstack[mbase[d] : mbase[d] + nmoves[d]]`` and ``imove[d]`` is the next
+    one to try. Returns a code: RUNNING (call again), WON (the path is the
+    last move tried at each depth), EXHAUSTED (every reachable position was
+    seen: a proof), TABLE_FULL (grow the table and call again) or TOO_DEEP
+    (grow the stack and call again; nothing was changed).
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
-    scratch = np.empty(moves.shape[1] + 64, np.int64)
+    scratch = np.empty(MAX_MACROS_K + 64, np.int64)
     key = np.zeros(table.shape[1] - 1, np.uint64)
     max_depth = states.shape[0]
+    room = mstack.shape[0]
     d = stats[ST_DEPTH]
     done = 0
     while done < chunk:
@@ -278,11 +283,12 @@ def search(
             d -= 1
             stats[ST_DEPTH] = d
             continue
-        mac = moves[d, imove[d]]
-        imove[d] += 1
-        if d + 1 >= max_depth:
+        top = mbase[d] + nmoves[d]
+        if d + 2 > max_depth or top + MAX_MACROS_K > room:
             stats[ST_DEPTH] = d
             return TOO_DEEP
+        mac = mstack[mbase[d] + imove[d]]
+        imove[d] += 1
         child = states[d + 1]
         stats[ST_CHILDREN] += 1
         child[:] = states[d]
@@ -308,10 +314,11 @@ def search(
             stats[ST_BEST] = b
             stats[ST_BESTLEN] = d
             for i in range(d):
-                best_path[i] = moves[i, imove[i] - 1]
+                best_path[i] = mstack[mbase[i] + imove[i] - 1]
         if b == 52:
             return WON
-        n = gen_macros(child, game, rules, moves[d], buf, scratch, prune)
+        mbase[d] = top
+        n = gen_macros(child, game, rules, mstack[top : top + MAX_MACROS_K], buf, scratch, prune)
         if n == -1:
             n = 1
             stats[ST_PRUNED] += 1
@@ -324,11 +331,11 @@ def search(
 
 
 @njit(cache=True)
-def root_setup(s0, game, rules, states, moves, nmoves, imove, table, max_entries, stats, prune):
+def root_setup(s0, game, rules, states, mstack, mbase, nmoves, imove, table, max_entries, stats, prune):
     """Put the root on the stack and in the table."""
     key = np.zeros(table.shape[1] - 1, np.uint64)
     buf = np.empty(core.MAX_MOVES, np.int64)
-    scratch = np.empty(moves.shape[1] + 64, np.int64)
+    scratch = np.empty(MAX_MACROS_K + 64, np.int64)
     states[0, :] = s0
     if prune:
         canon_stock(states[0], game, rules)
@@ -337,7 +344,8 @@ def root_setup(s0, game, rules, states, moves, nmoves, imove, table, max_entries
     tt_insert(table, key, max_entries, stats)
     stats[ST_BEST] = core.banked(s0)
     stats[ST_BESTLEN] = 0
-    n = gen_macros(s0, game, rules, moves[0], buf, scratch, prune)
+    mbase[0] = 0
+    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS_K], buf, scratch, prune)
     if n == -1:
         n = 1
     nmoves[0] = n

@@ -115,11 +115,38 @@ class Solver:
     def __init__(self, memory: int = config.DEFAULT_MEMORY, prune: bool = True) -> None:
         self.memory = int(memory)
         self.prune = prune
-        self.states = np.zeros((config.MAX_DEPTH, core.STATE_LEN), np.uint64)
-        self.moves = np.zeros((config.MAX_DEPTH, config.MAX_MACROS), np.int64)
-        self.nmoves = np.zeros(config.MAX_DEPTH, np.int64)
-        self.imove = np.zeros(config.MAX_DEPTH, np.int64)
-        self.best_path = np.zeros(config.MAX_DEPTH, np.int64)
+        self._stack(config.START_DEPTH)
+
+    def _stack(self, depth: int) -> None:
+        """(Re)allocate the path arrays for ``depth`` levels, keeping their contents."""
+        old = getattr(self, "states", None)
+        arrays = {
+            "states": np.zeros((depth, core.STATE_LEN), np.uint64),
+            "mstack": np.zeros(depth * config.MOVES_PER_LEVEL + config.MAX_MACROS, np.int64),
+            "mbase": np.zeros(depth, np.int64),
+            "nmoves": np.zeros(depth, np.int64),
+            "imove": np.zeros(depth, np.int64),
+            "best_path": np.zeros(depth, np.int64),
+        }
+        for name, new in arrays.items():
+            if old is not None:
+                prev = getattr(self, name)
+                new[: prev.shape[0]] = prev
+            setattr(self, name, new)
+
+    def _grow_stack(self) -> bool:
+        """Double the path arrays; False when that would pass ``MAX_DEPTH``."""
+        depth = self.states.shape[0]
+        if depth >= config.MAX_DEPTH:
+            return False
+        self._stack(min(2 * depth, config.MAX_DEPTH))
+        return True
+
+    def _stack_bytes(self) -> int:
+        return sum(
+            a.nbytes
+            for a in (self.states, self.mstack, self.mbase, self.nmoves, self.imove, self.best_path)
+        )
 
     def _table(self, cap: int, kw: int) -> np.ndarray:
         return np.zeros((cap, kw + 1), np.uint64)
@@ -141,12 +168,15 @@ class Solver:
         stats = np.zeros(kernel.N_STATS, np.int64)
         prune = self.prune and position.profile.worry == "no"
         kernel.root_setup(
-            position.state, game, rules, self.states, self.moves, self.nmoves, self.imove,
-            table, int(cap * config.MAX_LOAD), stats, prune,
+            position.state, game, rules, self.states, self.mstack, self.mbase, self.nmoves,
+            self.imove, table, int(cap * config.MAX_LOAD), stats, prune,
         )
         code = kernel.WON if position.is_won() else kernel.RUNNING
         reason = "solved" if code == kernel.WON else ""
-        while code == kernel.RUNNING or code == kernel.TABLE_FULL:
+        while code in (kernel.RUNNING, kernel.TABLE_FULL, kernel.TOO_DEEP):
+            if code == kernel.TOO_DEEP and not self._grow_stack():
+                reason = "depth"
+                break
             if code == kernel.TABLE_FULL:
                 if cap >= max_cap:
                     reason = "memory"
@@ -165,7 +195,7 @@ class Solver:
                     break
                 chunk = min(chunk, left)
             code = kernel.search(
-                game, rules, self.states, self.moves, self.nmoves, self.imove, table,
+                game, rules, self.states, self.mstack, self.mbase, self.nmoves, self.imove, table,
                 int(cap * config.MAX_LOAD), stats, self.best_path, chunk, prune,
             )
         if code == kernel.WON:
@@ -174,7 +204,7 @@ class Solver:
             result, reason = "lost", "exhausted"
         else:
             result = "unknown"
-            reason = reason or ("depth" if code == kernel.TOO_DEEP else "memory")
+            reason = reason or "memory"
         best_len = int(stats[kernel.ST_BESTLEN])
         macros = [int(m) for m in self.best_path[:best_len]]
         line, end = expand_macros(position, macros)

@@ -22,6 +22,7 @@ from engine.cards import parse_card, parse_cards
 from engine.notation import Pick, parse_move
 from engine.position import Position
 from engine.profiles import PRESETS, parse_profile
+from solver import config as solver_config
 from solver.search import Solver, parse_bytes, parse_seconds, solve, solve_deal
 
 
@@ -171,6 +172,26 @@ def test_table_memory_budget_gives_unknown():
     r = Solver(memory=1 << 16).solve(Position.from_deal(0, "strict"), seconds=10)
     assert r.result == "unknown" and r.stop_reason == "memory"
     assert r.peak_table_bytes <= 1 << 16
+
+
+def test_deep_paths_grow_the_stack_and_change_nothing(monkeypatch):
+    # hevagames deal 42 is won on a path over 20,000 moves deep; a stack that
+    # starts at 16 levels must grow to it and find the same verdict
+    pos = Position.from_deal(42, "hevagames")
+    big = Solver(memory=1 << 26).solve(pos, seconds=60)
+    monkeypatch.setattr(solver_config, "START_DEPTH", 16)
+    small = Solver(memory=1 << 26).solve(pos, seconds=60)
+    assert big.result == small.result == "won"
+    assert big.max_depth > 4096
+    assert (small.nodes, small.banked, small.moves) == (big.nodes, big.banked, big.moves)
+
+
+def test_path_deeper_than_the_limit_is_unknown_never_lost(monkeypatch):
+    monkeypatch.setattr(solver_config, "MAX_DEPTH", 64)
+    monkeypatch.setattr(solver_config, "START_DEPTH", 16)
+    r = Solver(memory=1 << 26).solve(Position.from_deal(42, "hevagames"), seconds=60)
+    assert r.result == "unknown" and r.stop_reason == "depth"
+    assert r.max_depth <= 64
 
 
 def _almost_won(profile: str = "strict") -> Position:
