@@ -169,9 +169,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
         pos = scratch[live_at + j - 1]
         wt = game[core.G_STOCK + pos]
         start = n
-        n = core._add_card_moves(
-            s, wt, core.SRC_WASTE, game, rules, out, n, space, t0, t1, t2, t3
-        )
+        n = core._add_card_moves(s, wt, core.SRC_WASTE, game, rules, out, n, space, t0, t1, t2, t3)
         tag = ((pos + 1) << 20) | (r << 26)
         for q in range(start, n):
             scores[q] = _score(s, out[q], rules, steps)
@@ -331,7 +329,9 @@ def search(
 
 
 @njit(cache=True)
-def root_setup(s0, game, rules, states, mstack, mbase, nmoves, imove, table, max_entries, stats, prune):
+def root_setup(
+    s0, game, rules, states, mstack, mbase, nmoves, imove, table, max_entries, stats, prune
+):
     """Put the root on the stack and in the table."""
     key = np.zeros(table.shape[1] - 1, np.uint64)
     buf = np.empty(core.MAX_MOVES, np.int64)

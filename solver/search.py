@@ -168,8 +168,18 @@ class Solver:
         stats = np.zeros(kernel.N_STATS, np.int64)
         prune = self.prune and position.profile.worry == "no"
         kernel.root_setup(
-            position.state, game, rules, self.states, self.mstack, self.mbase, self.nmoves,
-            self.imove, table, int(cap * config.MAX_LOAD), stats, prune,
+            position.state,
+            game,
+            rules,
+            self.states,
+            self.mstack,
+            self.mbase,
+            self.nmoves,
+            self.imove,
+            table,
+            int(cap * config.MAX_LOAD),
+            stats,
+            prune,
         )
         code = kernel.WON if position.is_won() else kernel.RUNNING
         reason = "solved" if code == kernel.WON else ""
@@ -195,8 +205,19 @@ class Solver:
                     break
                 chunk = min(chunk, left)
             code = kernel.search(
-                game, rules, self.states, self.mstack, self.mbase, self.nmoves, self.imove, table,
-                int(cap * config.MAX_LOAD), stats, self.best_path, chunk, prune,
+                game,
+                rules,
+                self.states,
+                self.mstack,
+                self.mbase,
+                self.nmoves,
+                self.imove,
+                table,
+                int(cap * config.MAX_LOAD),
+                stats,
+                self.best_path,
+                chunk,
+                prune,
             )
         if code == kernel.WON:
             result, reason = "won", "solved"
@@ -210,9 +231,7 @@ class Solver:
         line, end = expand_macros(position, macros)
         banked = int(stats[kernel.ST_BEST])
         if end.banked != banked or (result == "won" and not end.is_won()):
-            raise SolverBug(
-                f"best line replays to {end.banked} banked, search said {banked}"
-            )
+            raise SolverBug(f"best line replays to {end.banked} banked, search said {banked}")
         seconds_used = time.perf_counter() - t0
         g = position.game
         return SolveResult(

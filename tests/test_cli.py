@@ -104,8 +104,10 @@ def test_deal_show_profiles():
     assert r.exit_code == 0 and "hevagames:draw=1" in r.output
     r = run("deal", "0", "--show", "-p", "selective", "--pick", "5h")
     assert r.exit_code == 0
-    assert "\n".join(r.output.splitlines()[1:]) == Position.from_deal(
-        0, "selective", pick=deal_cards(0)[16]).show()
+    assert (
+        "\n".join(r.output.splitlines()[1:])
+        == Position.from_deal(0, "selective", pick=deal_cards(0)[16]).show()
+    )
 
 
 @pytest.mark.parametrize(
@@ -215,8 +217,11 @@ def test_replay_selective_pick_line_and_option():
         (["--deal", "0", "--cards", DEAL0], "draw\n", "exactly one of"),
         (["--deal", "0", "-p", "selective"], "draw\n", "selective needs a base pick"),
         (["--deal", "0"], "pick 5H\ndraw\n", "only for the selective profile"),
-        (["--deal", "0", "-p", "selective"], "pick 5H\ndraw\npick 8C\n",
-         "allowed only before the first move"),
+        (
+            ["--deal", "0", "-p", "selective"],
+            "pick 5H\ndraw\npick 8C\n",
+            "allowed only before the first move",
+        ),
         (["--deal", "0", "-p", "selective", "--pick", "8C"], "pick 5H\n", "disagrees"),
         (["--deal", "0", "-p", "selective", "--pick", "KS"], "", "not one of the five"),
     ],
@@ -246,8 +251,19 @@ def test_bench_bad_input():
 
 def test_bench_engine_smoke(tmp_path):
     out = tmp_path / "engine.csv"
-    r = run("bench", "engine", "--seconds", "0.05", "--pool", "20", "--reps", "1",
-            "--no-reference", "--out", str(out))
+    r = run(
+        "bench",
+        "engine",
+        "--seconds",
+        "0.05",
+        "--pool",
+        "20",
+        "--reps",
+        "1",
+        "--no-reference",
+        "--out",
+        str(out),
+    )
     assert r.exit_code == 0, r.output
     assert "numba core" in r.output and "Position.legal_moves" in r.output
     rows = out.read_text().splitlines()
@@ -260,16 +276,16 @@ def test_bench_engine_smoke(tmp_path):
 
 
 def _proc(cmd: list[str], stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
+    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
 def test_subprocess_module_entry():
     p = _proc([sys.executable, "-m", "experiments.cli", "deal", "0"])
     assert p.returncode == 0, p.stderr
     assert p.stdout == DEAL0 + "\n"
-    p = _proc([sys.executable, "-m", "experiments.cli", "replay", "--deal", "0", "-"],
-              "draw\nT2>T1\n")
+    p = _proc(
+        [sys.executable, "-m", "experiments.cli", "replay", "--deal", "0", "-"], "draw\nT2>T1\n"
+    )
     assert p.returncode == 2
     assert p.stdout == ""
     assert p.stderr == "error: move 2 (T2>T1): KH does not build on QS\n"

@@ -106,7 +106,13 @@ pick 7H
 """
     got = read_moves(text)
     assert [str(m) for _, _, m in got] == [
-        "pick 7H", "draw", "W>F", "T1>T2x3", "R>T1", "redeal", "T4>F"
+        "pick 7H",
+        "draw",
+        "W>F",
+        "T1>T2x3",
+        "R>T1",
+        "redeal",
+        "T4>F",
     ]
     assert [ln for ln, _, _ in got] == [2, 3, 4, 6, 7, 8, 9]
     assert got[3][1] == "T1>T2x3"

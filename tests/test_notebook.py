@@ -21,7 +21,9 @@ def test_notebook_runs(monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(NOTEBOOK, as_version=4)
     client = nbclient.NotebookClient(
-        nb, timeout=300, kernel_name="python3",
+        nb,
+        timeout=300,
+        kernel_name="python3",
         resources={"metadata": {"path": str(NOTEBOOK.parent)}},
     )
     client.execute()

@@ -42,8 +42,18 @@ def frame(df: pd.DataFrame) -> pd.DataFrame:
 @pytest.mark.parametrize("player", ["greedy", "random"])
 def test_player_sweep_rows_and_resume(tmp_path, player):
     out = tmp_path / player
-    args = ["--player", player, "--deals", "0:6", "--batch", "2", "--workers", "1",
-            "--out", str(out)]
+    args = [
+        "--player",
+        player,
+        "--deals",
+        "0:6",
+        "--batch",
+        "2",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    ]
     res = sweep(*args)
     assert res.exit_code == 0, res.output
     meta = json.loads((out / "run.json").read_text())
@@ -59,8 +69,9 @@ def test_player_sweep_rows_and_resume(tmp_path, player):
     assert df["budget_seconds"].isna().all() and df["budget_nodes"].isna().all()
 
     # Lose a part, as a kill mid-sweep does, then resume: only those rows come back.
-    run_sweep(out, make_spec("strict", "0:6", player=player), workers=1, batch_size=2,
-              progress=False)  # compacted already: nothing to do
+    run_sweep(
+        out, make_spec("strict", "0:6", player=player), workers=1, batch_size=2, progress=False
+    )  # compacted already: nothing to do
     folder = RunFolder(out)
     (part,) = folder.part_files()
     kept = pq.read_table(part).to_pandas()
@@ -77,14 +88,17 @@ def test_player_rows_do_not_depend_on_workers(tmp_path):
     spec = make_spec("strict", "0:6", player="random")
     run_sweep(tmp_path / "w1", spec, workers=1, batch_size=4, progress=False)
     run_sweep(tmp_path / "w2", spec, workers=2, batch_size=1, progress=False)
-    pd.testing.assert_frame_equal(frame(load_run(tmp_path / "w1")),
-                                  frame(load_run(tmp_path / "w2")))
+    pd.testing.assert_frame_equal(
+        frame(load_run(tmp_path / "w1")), frame(load_run(tmp_path / "w2"))
+    )
 
 
 def test_mismatched_player_is_one_line_exit_2(tmp_path):
     out = tmp_path / "run"
-    assert sweep("--player", "greedy", "--deals", "0:2", "--workers", "1",
-                 "--out", str(out)).exit_code == 0
+    assert (
+        sweep("--player", "greedy", "--deals", "0:2", "--workers", "1", "--out", str(out)).exit_code
+        == 0
+    )
     res = sweep("--player", "random", "--deals", "0:2", "--workers", "1", "--out", str(out))
     assert res.exit_code == 2
     assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1
@@ -94,13 +108,16 @@ def test_mismatched_player_is_one_line_exit_2(tmp_path):
     assert res.exit_code == 2 and "player 'greedy' (run.json) vs 'solver'" in res.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--player", "greedy", "--nodes", "10"], "budgets of --player solver"),
-    (["--player", "random", "--budget", "1s"], "budgets of --player solver"),
-    (["--player", "greedy", "--pimc-k", "4"], "options of --player pimc"),
-    (["--player", "pimc", "--pimc-nodes", "0"], "must be positive"),
-    (["--player", "greedy", "--profiles", "selective"], "needs --player solver"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--player", "greedy", "--nodes", "10"], "budgets of --player solver"),
+        (["--player", "random", "--budget", "1s"], "budgets of --player solver"),
+        (["--player", "greedy", "--pimc-k", "4"], "options of --player pimc"),
+        (["--player", "pimc", "--pimc-nodes", "0"], "must be positive"),
+        (["--player", "greedy", "--profiles", "selective"], "needs --player solver"),
+    ],
+)
 def test_bad_player_options(tmp_path, args, message):
     res = sweep(*args, "--deals", "0:2", "--out", str(tmp_path / "r"))
     assert res.exit_code == 2 and message in res.stderr and res.stderr.count("\n") == 1
@@ -109,8 +126,22 @@ def test_bad_player_options(tmp_path, args, message):
 
 def test_pimc_sweep_tiny_budget(tmp_path):
     out = tmp_path / "pimc"
-    res = sweep("--player", "pimc", "--pimc-k", "2", "--pimc-nodes", "100", "--deals", "0:2",
-                "--memory", "16MB", "--workers", "1", "--out", str(out))
+    res = sweep(
+        "--player",
+        "pimc",
+        "--pimc-k",
+        "2",
+        "--pimc-nodes",
+        "100",
+        "--deals",
+        "0:2",
+        "--memory",
+        "16MB",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    )
     assert res.exit_code == 0, res.output
     meta = json.loads((out / "run.json").read_text())
     assert (meta["player"], meta["player_options"]) == ("pimc", "k=2,nodes=100")
@@ -118,8 +149,20 @@ def test_pimc_sweep_tiny_budget(tmp_path):
     assert len(df) == 2 and (df["player"] == "pimc").all()
     assert (df["player_options"] == "k=2,nodes=100").all()
     assert (df["budget_memory"] == 16 << 20).all()
-    res = sweep("--player", "pimc", "--pimc-k", "3", "--pimc-nodes", "100", "--deals", "0:2",
-                "--memory", "16MB", "--out", str(out))
+    res = sweep(
+        "--player",
+        "pimc",
+        "--pimc-k",
+        "3",
+        "--pimc-nodes",
+        "100",
+        "--deals",
+        "0:2",
+        "--memory",
+        "16MB",
+        "--out",
+        str(out),
+    )
     assert res.exit_code == 2 and "player_options 'k=2,nodes=100'" in res.stderr
 
 
@@ -131,11 +174,14 @@ def test_legacy_run_folder_is_the_solver(tmp_path):
     (out / "parts").mkdir(parents=True)
     (out / "run.json").write_text(json.dumps(meta))
     rows = [legacy_row(d, "won" if d == 0 else "lost") for d in (0, 1)]
-    pq.write_table(pa.Table.from_pylist(rows, schema=LEGACY_SCHEMA),
-                   out / "parts" / "part-00000.parquet")
+    pq.write_table(
+        pa.Table.from_pylist(rows, schema=LEGACY_SCHEMA), out / "parts" / "part-00000.parquet"
+    )
     df = load_run(out)
     assert list(df["player"]) == ["solver", "solver"] and list(df["cleared_reserve"]) == [
-        True, False]
+        True,
+        False,
+    ]
     s = run_sweep(out, spec, workers=1, progress=False)
     assert (s.rows_before, s.rows_written) == (2, 1)
     df = load_run(out)
@@ -152,11 +198,22 @@ GREEDY_WINS = {0, 1, 6, 8}
 
 def legacy_row(deal: int, result: str) -> dict:
     return {
-        "deal": deal, "profile": "strict", "profile_full": "strict:...", "result": result,
-        "banked": 52 if result == "won" else 20, "seconds": 0.1, "nodes": 10,
-        "peak_table_bytes": 1, "base_rank": 0, "reserve_left": 0 if result == "won" else 3,
-        "solution_length": 100 if result == "won" else 0, "budget_seconds": None,
-        "budget_nodes": 2000, "budget_memory": 16 << 20, "version": "0.1.0", "pick": None,
+        "deal": deal,
+        "profile": "strict",
+        "profile_full": "strict:...",
+        "result": result,
+        "banked": 52 if result == "won" else 20,
+        "seconds": 0.1,
+        "nodes": 10,
+        "peak_table_bytes": 1,
+        "base_rank": 0,
+        "reserve_left": 0 if result == "won" else 3,
+        "solution_length": 100 if result == "won" else 0,
+        "budget_seconds": None,
+        "budget_nodes": 2000,
+        "budget_memory": 16 << 20,
+        "version": "0.1.0",
+        "pick": None,
         "stop_reason": "x",
     }
 
@@ -164,10 +221,18 @@ def legacy_row(deal: int, result: str) -> dict:
 def greedy_row(deal: int) -> dict:
     won = deal in GREEDY_WINS
     row = legacy_row(deal, "won" if won else "lost")
-    row.update(banked=52 if won else 10, reserve_left=0 if won or deal == 7 else 5,
-               nodes=None, budget_nodes=None, budget_memory=None,
-               stop_reason="won" if won else "blocked", player="greedy",
-               player_options="", moves=80, cleared_reserve=won or deal == 7)
+    row.update(
+        banked=52 if won else 10,
+        reserve_left=0 if won or deal == 7 else 5,
+        nodes=None,
+        budget_nodes=None,
+        budget_memory=None,
+        stop_reason="won" if won else "blocked",
+        player="greedy",
+        player_options="",
+        moves=80,
+        cleared_reserve=won or deal == 7,
+    )
     return row
 
 
@@ -178,9 +243,12 @@ def two_runs(tmp_path) -> pd.DataFrame:
     meta = SweepSpec(("strict",), 0, 10, None, 2000, 16 << 20).to_json()
     del meta["player"], meta["player_options"]  # a run from before --player
     (solver / "run.json").write_text(json.dumps(meta))
-    pq.write_table(pa.Table.from_pylist([legacy_row(d, r) for d, r in enumerate(SOLVER)],
-                                        schema=LEGACY_SCHEMA),
-                   solver / "parts" / "part-00000.parquet")
+    pq.write_table(
+        pa.Table.from_pylist(
+            [legacy_row(d, r) for d, r in enumerate(SOLVER)], schema=LEGACY_SCHEMA
+        ),
+        solver / "parts" / "part-00000.parquet",
+    )
     greedy = RunFolder(tmp_path / "greedy")
     greedy.init(SweepSpec(("strict",), 0, 10, None, None, 0, player="greedy"))
     greedy.write_part(0, [greedy_row(d) for d in range(10)])
@@ -198,7 +266,8 @@ def test_blindness_gap_by_hand(two_runs):
     se = math.sqrt(4 + 1 - (4 - 1) ** 2 / 8) / 8  # 0.24606
     assert g["gap_se_pct"] == pytest.approx(100 * se)
     assert (g["gap_lo"], g["gap_hi"]) == pytest.approx(
-        (100 * (0.375 - Z95 * se), 100 * (0.375 + Z95 * se)))
+        (100 * (0.375 - Z95 * se), 100 * (0.375 + Z95 * se))
+    )
     assert (g["gap_lo"], g["gap_hi"]) == pytest.approx((-10.728, 85.728), abs=1e-3)
     assert g["mcnemar_exact_p"] == pytest.approx(2 * (1 + 5) / 32)
     # banked solver - greedy on 0-7: 0, 0, 42 x4, 20 - 52, 20 - 10

@@ -23,11 +23,32 @@ from engine.profiles import (
 def test_rules_md_preset_table():
     s, h, c = (parse_profile(n) for n in ("strict", "hevagames", "cardgames"))
     assert (s.draw, s.passes, s.moves, s.space, s.fill, s.worry, s.wrap) == (
-        3, UNLIMITED, "whole", "waste", "auto", "no", "ak")
+        3,
+        UNLIMITED,
+        "whole",
+        "waste",
+        "auto",
+        "no",
+        "ak",
+    )
     assert (h.draw, h.passes, h.moves, h.space, h.fill, h.worry, h.wrap) == (
-        3, UNLIMITED, "any", "any", "auto", "no", "ak")
+        3,
+        UNLIMITED,
+        "any",
+        "any",
+        "auto",
+        "no",
+        "ak",
+    )
     assert (c.draw, c.passes, c.moves, c.space, c.fill, c.worry, c.wrap) == (
-        3, UNLIMITED, "any", "any", "auto", "yes", "ak")
+        3,
+        UNLIMITED,
+        "any",
+        "any",
+        "auto",
+        "yes",
+        "ak",
+    )
     assert parse_profile("cardgames-draw1") == replace(c, preset="cardgames-draw1", draw=1)
 
 

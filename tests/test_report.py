@@ -37,15 +37,27 @@ def make_rows(profiles=("strict", "hevagames")) -> list[dict]:
     rows = []
     for prof in profiles:
         for deal, res in enumerate(RESULTS[prof]):
-            rows.append({
-                "deal": deal, "profile": prof, "profile_full": prof + ":...", "result": res,
-                "banked": BANKED[res] + (deal if prof == "hevagames" and res == "lost" else 0),
-                "seconds": 0.01 * (deal + 1), "nodes": 100 * deal,
-                "peak_table_bytes": 1 << 20, "base_rank": deal % 3, "reserve_left": 0,
-                "solution_length": 150 if res == "won" else 0, "budget_seconds": None,
-                "budget_nodes": 1000, "budget_memory": 1 << 24, "version": "0.1.0",
-                "pick": None, "stop_reason": "x",
-            })
+            rows.append(
+                {
+                    "deal": deal,
+                    "profile": prof,
+                    "profile_full": prof + ":...",
+                    "result": res,
+                    "banked": BANKED[res] + (deal if prof == "hevagames" and res == "lost" else 0),
+                    "seconds": 0.01 * (deal + 1),
+                    "nodes": 100 * deal,
+                    "peak_table_bytes": 1 << 20,
+                    "base_rank": deal % 3,
+                    "reserve_left": 0,
+                    "solution_length": 150 if res == "won" else 0,
+                    "budget_seconds": None,
+                    "budget_nodes": 1000,
+                    "budget_memory": 1 << 24,
+                    "version": "0.1.0",
+                    "pick": None,
+                    "stop_reason": "x",
+                }
+            )
     return rows
 
 
@@ -75,7 +87,8 @@ def test_summary_by_hand(df):
     assert (a["banked_lost_mean"], a["banked_lost_lo"], a["banked_lost_hi"]) == (10, 10, 10)
     assert a["casino_mean"] == pytest.approx(5 * 37.2 - 52)  # 134
     assert a["casino_hi"] - a["casino_mean"] == pytest.approx(
-        5 * (a["banked_hi"] - a["banked_mean"]))
+        5 * (a["banked_hi"] - a["banked_mean"])
+    )
     b = s.loc["hevagames"]
     assert (b["won"], b["lost"], b["unknown"]) == (5, 4, 1)
     # lost banked: 10+3, 10+4, 10+5, 10+7 -> mean 59/4 = 14.75
@@ -136,7 +149,8 @@ def test_same_profile_in_two_runs_is_labelled(tmp_path):
 def test_plots_png_and_svg(df, tmp_path):
     paths = write_plots(df, tmp_path / "plots")
     assert sorted(p.name for p in paths) == sorted(
-        f"{n}.{e}" for n in PLOTS for e in ("png", "svg"))
+        f"{n}.{e}" for n in PLOTS for e in ("png", "svg")
+    )
     for p in paths:
         assert p.stat().st_size > 1000
         if p.suffix == ".png":
@@ -151,8 +165,10 @@ def test_report_cli_on_sample(tmp_path):
     sample = ROOT / "results" / "sample"
     if not (sample / "run.json").exists():
         pytest.skip("no committed sample run")
-    res = CliRunner().invoke(research_cli.report_cmd, [
-        str(sample), "--out", str(tmp_path / "rep"), "--plots", str(tmp_path / "plots")])
+    res = CliRunner().invoke(
+        research_cli.report_cmd,
+        [str(sample), "--out", str(tmp_path / "rep"), "--plots", str(tmp_path / "plots")],
+    )
     assert res.exit_code == 0, res.output
     assert "Win rate per profile" in res.stdout and "hevagames" in res.stdout
     assert (tmp_path / "rep" / "report.md").exists()

@@ -98,8 +98,9 @@ def test_dealing_rejects_bad_decks():
 def test_empty_foundation_takes_only_the_base_rank_of_its_suit(rank):
     # base 6 (seed 000 section 09): an available 6H starts hearts, AH does not
     top = card(RANKS[rank] + "H")
-    pos = hand(base="6", columns=["KC", "", "", ""], waste=card_str(top),
-               foundations=[1, 13, 0, 13])
+    pos = hand(
+        base="6", columns=["KC", "", "", ""], waste=card_str(top), foundations=[1, 13, 0, 13]
+    )
     assert pos.foundations()[2] == 0
     assert ("W>F" in moves(pos)) == (RANKS[rank] == "6")
 
@@ -243,8 +244,9 @@ def test_every_column_is_one_built_run():
 
 def test_reserve_top_goes_to_foundation_or_column_and_only_the_top():
     # reserve bottom..top: 5D 9H; 9H fits on TS, 5D would fit its foundation
-    pos = hand(base="A", columns=["TS", "KC", "KD", "KH"], reserve="5D 9H",
-               foundations=[None, 4, 5, None])
+    pos = hand(
+        base="A", columns=["TS", "KC", "KD", "KH"], reserve="5D 9H", foundations=[None, 4, 5, None]
+    )
     ms = moves(pos)
     assert "R>T1" in ms and "R>F" not in ms
     after = pos.apply("R>T1")
@@ -271,8 +273,9 @@ def test_nothing_is_ever_put_back_into_the_reserve_or_onto_the_waste():
 
 def test_waste_top_goes_to_foundation_or_column_and_only_the_top():
     # waste bottom..top: 9H 5D; 5D fits on 6S and on its foundation, 9H is buried
-    pos = hand(base="A", columns=["6S", "TC", "KD", "KH"], waste="9H 5D",
-               foundations=[None, 4, None, None])
+    pos = hand(
+        base="A", columns=["6S", "TC", "KD", "KH"], waste="9H 5D", foundations=[None, 4, None, None]
+    )
     ms = moves(pos)
     assert {"W>F", "W>T1"} <= ms
     assert "W>T2" not in ms  # 9H on TC would fit, but 9H is not the top
@@ -289,8 +292,14 @@ def test_waste_top_goes_to_foundation_or_column_and_only_the_top():
 
 def stock_position(profile="strict", stock="4C 9D JH 2S 7D QC"):
     """Columns that take nothing from the stock except JH (on QS)."""
-    return hand(profile, base="A", columns=["QS", "KC", "KD", "KH"], stock=stock,
-                foundations=[None, None, None, 1], rest="stock")
+    return hand(
+        profile,
+        base="A",
+        columns=["QS", "KC", "KD", "KH"],
+        stock=stock,
+        foundations=[None, None, None, 1],
+        rest="stock",
+    )
 
 
 def test_draw_turns_three_one_at_a_time_last_on_top():
@@ -308,9 +317,14 @@ def test_draw_turns_three_one_at_a_time_last_on_top():
 
 @pytest.mark.parametrize("profile", ["strict:draw=1", "storehouse", "rainbow", "cardgames-draw1"])
 def test_draw_one(profile):
-    pos = hand(profile, base="2" if profile == "storehouse" else "A",
-               columns=["QS", "KC", "KD", "KH"], stock="4C 9D JH",
-               foundations=[None, None, None, 1], rest="stock")
+    pos = hand(
+        profile,
+        base="2" if profile == "storehouse" else "A",
+        columns=["QS", "KC", "KD", "KH"],
+        stock="4C 9D JH",
+        foundations=[None, None, None, 1],
+        rest="stock",
+    )
     d1 = pos.apply("draw")
     assert d1.waste() == C("4C") and d1.card_at("W") == card("4C")
     assert d1.apply("draw").waste() == C("4C 9D")
@@ -326,8 +340,14 @@ def test_only_the_waste_top_plays_and_removing_it_uncovers_the_one_before():
 
 def test_short_final_packet_is_turned_as_it_stands():
     # draw 3 with 2 cards left in the stock
-    pos = hand("strict", base="A", columns=["QS", "KC", "KD", "KH"], waste="8C",
-               stock="4C 9D", foundations=[None, None, None, 1])
+    pos = hand(
+        "strict",
+        base="A",
+        columns=["QS", "KC", "KD", "KH"],
+        waste="8C",
+        stock="4C 9D",
+        foundations=[None, None, None, 1],
+    )
     assert pos.stock() == C("4C 9D")
     d = pos.apply("draw")
     assert d.stock() == []
@@ -387,8 +407,9 @@ def test_redeal_only_when_the_stock_is_empty():
 def run_position(profile):
     # T1 = 9C 8H 7S; 8H-7S could go on 9S (T2); 7S alone on 8D (T3);
     # the whole column on TD (T4)
-    return hand(profile, base="A", columns=["9C 8H 7S", "9S", "8D", "TD"], reserve="KC",
-                rest="stock")
+    return hand(
+        profile, base="A", columns=["9C 8H 7S", "9S", "8D", "TD"], reserve="KC", rest="stock"
+    )
 
 
 def test_strict_moves_a_top_card_or_a_whole_column_never_part_of_a_run():
@@ -426,8 +447,13 @@ def test_a_run_longer_than_the_column_is_illegal():
 
 def space_position(profile, waste="5D"):
     # reserve gone, T4 empty; T1 = 9C 8H 7S; foundations' tops include 6H
-    return hand(profile, base="A", columns=["9C 8H 7S", "KD", "KS", ""], waste=waste,
-                foundations=[None, None, 6, None])
+    return hand(
+        profile,
+        base="A",
+        columns=["9C 8H 7S", "KD", "KS", ""],
+        waste=waste,
+        foundations=[None, None, 6, None],
+    )
 
 
 def test_strict_space_takes_only_the_waste_top():
@@ -440,8 +466,14 @@ def test_strict_space_takes_only_the_waste_top():
 
 
 def test_strict_space_with_an_empty_waste_waits():
-    pos = hand("strict", base="A", columns=["9C 8H 7S", "KD", "KS", ""],
-               stock="QH", foundations=[None, None, 6, None], rest="stock")
+    pos = hand(
+        "strict",
+        base="A",
+        columns=["9C 8H 7S", "KD", "KS", ""],
+        stock="QH",
+        foundations=[None, None, 6, None],
+        rest="stock",
+    )
     assert pos.waste() == []
     assert not any(">T4" in m for m in moves(pos))
 
@@ -464,8 +496,13 @@ def test_cardgames_space_takes_a_foundation_top_too():
 
 
 def test_auto_fill_from_the_reserve_before_any_other_move():
-    pos = hand("strict", base="A", columns=["5H", "KC", "KD", "KS"], reserve="3D 9S",
-               foundations=[None, None, 4, None])
+    pos = hand(
+        "strict",
+        base="A",
+        columns=["5H", "KC", "KD", "KS"],
+        reserve="3D 9S",
+        foundations=[None, None, 4, None],
+    )
     after = pos.apply("T1>F")
     assert after.columns()[0] == C("9S")
     assert after.reserve() == C("3D")
@@ -494,8 +531,14 @@ def test_no_space_while_the_reserve_has_cards(profile):
 
 
 def test_superior_fill_free_leaves_the_space_empty():
-    pos = hand("superior", base="A", columns=["5H", "9C 8H", "KD", "KS"], reserve="3D QC",
-               waste="JD", foundations=[None, None, 4, None])
+    pos = hand(
+        "superior",
+        base="A",
+        columns=["5H", "9C 8H", "KD", "KS"],
+        reserve="3D QC",
+        waste="JD",
+        foundations=[None, None, 4, None],
+    )
     after = pos.apply("T1>F")
     assert after.columns()[0] == []
     assert after.reserve() == C("3D QC")
@@ -531,8 +574,13 @@ def test_superior_shows_the_whole_reserve():
 )
 def test_worry_only_where_allowed(profile, allowed):
     # hearts foundation top 5H could go back onto 6S
-    pos = hand(profile, base="A", columns=["6S", "KC", "KD", "KH"], reserve="QC",
-               foundations=[None, None, 5, None])
+    pos = hand(
+        profile,
+        base="A",
+        columns=["6S", "KC", "KD", "KH"],
+        reserve="QC",
+        foundations=[None, None, 5, None],
+    )
     assert ("FH>T1" in moves(pos)) == allowed
     if allowed:
         after = pos.apply("FH>T1")
@@ -546,8 +594,13 @@ def test_worry_only_where_allowed(profile, allowed):
 
 
 def test_worry_can_empty_a_foundation_and_refill_it():
-    pos = hand("cardgames", base="A", columns=["2S", "KC", "KD", "KH"], reserve="QC",
-               foundations=[None, None, 1, None])
+    pos = hand(
+        "cardgames",
+        base="A",
+        columns=["2S", "KC", "KD", "KH"],
+        reserve="QC",
+        foundations=[None, None, 1, None],
+    )
     after = pos.apply("FH>T1")
     assert after.foundations()[2] == 0 and after.card_at("FH") is None
     assert after.apply("T1>F").foundations()[2] == 1
@@ -574,8 +627,14 @@ def test_wrap_base_with_base_ace_forbids_k_on_a():
 
 @pytest.mark.parametrize(
     "lower, ok_suit, ok_rank",
-    [("5C", True, True), ("5S", False, True), ("5H", False, True), ("5D", False, True),
-     ("4C", False, False), ("7C", False, False)],
+    [
+        ("5C", True, True),
+        ("5S", False, True),
+        ("5H", False, True),
+        ("5D", False, True),
+        ("4C", False, False),
+        ("7C", False, False),
+    ],
 )
 def test_build_suit_and_rank(lower, ok_suit, ok_rank):
     cols = ["6C", "QD", "QH", "QS"]
@@ -607,8 +666,14 @@ def test_rainbow_one_pass_refuses_the_redeal():
 
 
 def test_storehouse_two_passes():
-    pos = hand("storehouse", base="2", columns=["QS", "KC", "KD", "KH"], stock="4C 9D JH",
-               foundations=[None, None, None, 0], rest="stock")
+    pos = hand(
+        "storehouse",
+        base="2",
+        columns=["QS", "KC", "KD", "KH"],
+        stock="4C 9D JH",
+        foundations=[None, None, None, 0],
+        rest="stock",
+    )
     assert "pass         1 of 2" in pos.show()
     pos = _to_end_of_stock(pos)
     assert "redeal" in moves(pos)
@@ -702,8 +767,9 @@ def test_not_blocked_while_a_card_move_exists():
 
 
 def test_blocked_when_the_passes_run_out():
-    pos = hand("strict:passes=1", columns=BLOCK_COLS, reserve="2C 2D 2H 9C", stock="4D 5C 2S",
-               rest="stock")
+    pos = hand(
+        "strict:passes=1", columns=BLOCK_COLS, reserve="2C 2D 2H 9C", stock="4D 5C 2S", rest="stock"
+    )
     assert pos.status() == "playing"
     drawn = pos.apply("draw")
     assert "W>F" in moves(drawn)  # 2S tops the first packet
@@ -712,8 +778,9 @@ def test_blocked_when_the_passes_run_out():
     # no redeal will bring 2S back: blocked, though the stock is not empty
     assert buried.stock() and buried.status() == "blocked"
     # with unlimited passes the next pass brings 2S back
-    unlimited = hand("strict", columns=BLOCK_COLS, reserve="2C 2D 2H 9C", stock="4D 5C 2S",
-                     rest="stock")
+    unlimited = hand(
+        "strict", columns=BLOCK_COLS, reserve="2C 2D 2H 9C", stock="4D 5C 2S", rest="stock"
+    )
     assert unlimited.apply("draw").apply("draw").status() == "playing"
 
 
@@ -754,8 +821,16 @@ def _builds(x: int, y: int, profile, base: int) -> bool:
 
 @pytest.mark.parametrize(
     "profile, pick",
-    [("strict", None), ("hevagames", None), ("cardgames", None), ("solvitaire", None),
-     ("storehouse", None), ("rainbow", None), ("superior", None), ("selective", "last")],
+    [
+        ("strict", None),
+        ("hevagames", None),
+        ("cardgames", None),
+        ("solvitaire", None),
+        ("storehouse", None),
+        ("rainbow", None),
+        ("superior", None),
+        ("selective", "last"),
+    ],
 )
 def test_invariants_in_random_play(profile, pick):
     prof = parse_profile(profile)
@@ -765,8 +840,11 @@ def test_invariants_in_random_play(profile, pick):
         pos = Position.from_deal(deal, prof, pick=p)
         for _ in range(200):
             snap = pos.snapshot()
-            found = {s * 13 + (snap["base"] + i) % 13
-                     for s, n in enumerate(snap["foundations"]) for i in range(n)}
+            found = {
+                s * 13 + (snap["base"] + i) % 13
+                for s, n in enumerate(snap["foundations"])
+                for i in range(n)
+            }
             everything = list(found) + snap["reserve"] + snap["stock"] + snap["waste"]
             for col in snap["columns"]:
                 everything += col

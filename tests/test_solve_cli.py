@@ -45,8 +45,16 @@ def test_solve_json_fields():
     res = run("--deal", "4", "--json")
     assert res.exit_code == 0, res.output
     obj = json.loads(res.output)
-    for key in ("deal", "profile", "result", "banked", "moves", "nodes", "seconds",
-                "peak_table_bytes"):
+    for key in (
+        "deal",
+        "profile",
+        "result",
+        "banked",
+        "moves",
+        "nodes",
+        "seconds",
+        "peak_table_bytes",
+    ):
         assert key in obj
     assert (obj["deal"], obj["profile"], obj["result"], obj["banked"]) == (4, "strict", "lost", 1)
 
@@ -84,7 +92,9 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path):
     for args in cases:
         proc = subprocess.run(
             [sys.executable, "-m", "experiments.cli", "solve", *args],
-            capture_output=True, text=True, timeout=120,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert proc.returncode != 0, args
         assert "Traceback" not in proc.stderr + proc.stdout, args

@@ -83,8 +83,14 @@ def test_quantiles_against_tables():
     assert normal_quantile(0.975) == pytest.approx(Z95, abs=1e-12)
     assert normal_quantile(0.01) == pytest.approx(-2.3263478740, abs=1e-9)
     # Student t, two-sided 95%: the textbook table
-    for df, t in [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423),
-                  (120, 1.9799)]:
+    for df, t in [
+        (1, 12.7062),
+        (2, 4.3027),
+        (5, 2.5706),
+        (10, 2.2281),
+        (30, 2.0423),
+        (120, 1.9799),
+    ]:
         assert t_quantile(0.975, df) == pytest.approx(t, abs=1e-4)
     assert t_quantile(0.025, 10) == pytest.approx(-2.2281, abs=1e-4)
 

@@ -37,7 +37,10 @@ DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
 def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "experiments.research_cli", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -64,7 +67,9 @@ def test_parse_deals():
 def test_split_profiles_keeps_option_lists():
     assert split_profiles("strict,hevagames") == ["strict", "hevagames"]
     assert split_profiles("strict:draw=1,worry=yes,cardgames") == [
-        "strict:draw=1,worry=yes", "cardgames"]
+        "strict:draw=1,worry=yes",
+        "cardgames",
+    ]
     assert split_profiles(" strict , strict:moves=whole ") == ["strict"]
     assert split_profiles("cardgames:worry=no") == ["cardgames:worry=no"]
     with pytest.raises(SweepError, match="unknown profile"):
@@ -109,8 +114,10 @@ def test_rows_and_resume(tmp_path):
     assert set(df["result"]) <= {"won", "lost", "unknown"}
     assert (df["budget_nodes"] == NODES).all() and df["budget_seconds"].isna().all()
     assert ((df["solution_length"] > 0) == (df["result"] == "won")).all()
-    assert all(f.startswith(p.split(":")[0] + ":")
-               for f, p in zip(df["profile_full"], df["profile"], strict=True))
+    assert all(
+        f.startswith(p.split(":")[0] + ":")
+        for f, p in zip(df["profile_full"], df["profile"], strict=True)
+    )
     # A finished run is compacted into one part; rerunning writes nothing.
     assert len(RunFolder(out).part_files()) == 1
     s2 = run_sweep(out, spec, workers=1, batch_size=2, progress=False)
@@ -125,8 +132,20 @@ def test_mismatched_arguments_are_refused(tmp_path):
         run_sweep(out, small_spec("0:3", "strict"), workers=1, progress=False)
     with pytest.raises(SweepError, match="profiles"):
         run_sweep(out, small_spec("0:2", "hevagames"), workers=1, progress=False)
-    r = cli("sweep", "--profiles", "strict", "--deals", "0:2", "--nodes", "99",
-            "--memory", "16MB", "--out", str(out), "--no-progress")
+    r = cli(
+        "sweep",
+        "--profiles",
+        "strict",
+        "--deals",
+        "0:2",
+        "--nodes",
+        "99",
+        "--memory",
+        "16MB",
+        "--out",
+        str(out),
+        "--no-progress",
+    )
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ")
     assert "budget_nodes" in r.stderr
@@ -134,8 +153,9 @@ def test_mismatched_arguments_are_refused(tmp_path):
 
 def test_duplicate_parts_deduplicated_or_refused(tmp_path):
     out = tmp_path / "run"
-    run_sweep(out, small_spec("0:4", "strict"), workers=1, batch_size=2,
-              progress=False, compact=False)
+    run_sweep(
+        out, small_spec("0:4", "strict"), workers=1, batch_size=2, progress=False, compact=False
+    )
     folder = RunFolder(out)
     parts = folder.part_files()
     assert len(parts) == 2
@@ -153,9 +173,24 @@ def test_duplicate_parts_deduplicated_or_refused(tmp_path):
 
 def test_damaged_part_error_and_repair(tmp_path):
     out = tmp_path / "run"
-    args = ["sweep", "--profiles", "strict", "--deals", "0:6", "--nodes", str(NODES),
-            "--memory", "16MB", "--batch", "2", "--workers", "1", "--out", str(out),
-            "--no-progress"]
+    args = [
+        "sweep",
+        "--profiles",
+        "strict",
+        "--deals",
+        "0:6",
+        "--nodes",
+        str(NODES),
+        "--memory",
+        "16MB",
+        "--batch",
+        "2",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     spec = make_spec("strict", "0:6", nodes=NODES, memory="16MB")
     run_sweep(out, spec, workers=1, batch_size=2, progress=False, compact=False)
     folder = RunFolder(out)
@@ -175,16 +210,19 @@ def test_damaged_part_error_and_repair(tmp_path):
     assert sorted(df["deal"]) == list(range(6))
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--profiles", "strict,bogus", "--deals", "0:3"], "unknown profile 'bogus'"),
-    (["--profiles", "strict:draw=2", "--deals", "0:3"], "draw must be 1 or 3"),
-    (["--deals", "5:2"], "bad deal range"),
-    (["--deals", "x"], "cannot read a deal range"),
-    (["--deals", "0:3", "--budget", "soon"], "cannot read a time budget"),
-    (["--deals", "0:3", "--budget", "-1s"], "must be positive"),
-    (["--deals", "0:3", "--nodes", "0"], "node budget must be positive"),
-    (["--deals", "0:3", "--memory", "lots"], "cannot read a memory size"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--profiles", "strict,bogus", "--deals", "0:3"], "unknown profile 'bogus'"),
+        (["--profiles", "strict:draw=2", "--deals", "0:3"], "draw must be 1 or 3"),
+        (["--deals", "5:2"], "bad deal range"),
+        (["--deals", "x"], "cannot read a deal range"),
+        (["--deals", "0:3", "--budget", "soon"], "cannot read a time budget"),
+        (["--deals", "0:3", "--budget", "-1s"], "must be positive"),
+        (["--deals", "0:3", "--nodes", "0"], "node budget must be positive"),
+        (["--deals", "0:3", "--memory", "lots"], "cannot read a memory size"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
     runner = CliRunner()
     res = runner.invoke(research_cli.sweep_cmd, [*args, "--out", str(tmp_path / "r")])
@@ -197,8 +235,9 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
 def test_not_a_run_folder(tmp_path):
     (tmp_path / "junk").mkdir()
     (tmp_path / "junk" / "x.txt").write_text("hello")
-    r = CliRunner().invoke(research_cli.sweep_cmd, [
-        "--deals", "0:2", "--nodes", "10", "--out", str(tmp_path / "junk")])
+    r = CliRunner().invoke(
+        research_cli.sweep_cmd, ["--deals", "0:2", "--nodes", "10", "--out", str(tmp_path / "junk")]
+    )
     assert r.exit_code == 2 and "no run.json" in r.stderr
     r = CliRunner().invoke(research_cli.report_cmd, [str(tmp_path / "nothing")])
     assert r.exit_code == 2 and "not a run folder" in r.stderr
@@ -209,10 +248,31 @@ def test_not_a_run_folder(tmp_path):
 
 def _start(out: Path, deals: str, workers: int) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "experiments.research_cli", "sweep", "--profiles",
-         "strict,hevagames", "--deals", deals, "--nodes", "20000", "--memory", "16MB",
-         "--batch", "1", "--workers", str(workers), "--out", str(out), "--no-progress"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "experiments.research_cli",
+            "sweep",
+            "--profiles",
+            "strict,hevagames",
+            "--deals",
+            deals,
+            "--nodes",
+            "20000",
+            "--memory",
+            "16MB",
+            "--batch",
+            "1",
+            "--workers",
+            str(workers),
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
     )
 
@@ -244,7 +304,8 @@ def test_kill_9_then_resume(tmp_path):
     df = load_run(out)
     assert len(df) == 60 and not df.duplicated(["deal", "profile"]).any()
     assert set(zip(df["deal"], df["profile"], strict=True)) == {
-        (d, p) for d in range(30) for p in ("strict", "hevagames")}
+        (d, p) for d in range(30) for p in ("strict", "hevagames")
+    }
     kept = df.merge(partial, on=["deal", "profile"], suffixes=("", "_old"))
     assert len(kept) == len(partial)
     assert (kept["seconds"] == kept["seconds_old"]).all()  # old rows were not re-solved
@@ -275,11 +336,27 @@ def test_rows_identical_for_1_and_2_workers_and_dask(tmp_path):
     pd.testing.assert_frame_equal(one, two)
 
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        r = cli("sweep", "--profiles", "strict,hevagames", "--deals", "0:12", "--nodes",
-                str(NODES), "--memory", "16MB", "--batch", "4", "--scheduler",
-                cluster.scheduler_address, "--out", str(tmp_path / "dask"), "--no-progress")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        r = cli(
+            "sweep",
+            "--profiles",
+            "strict,hevagames",
+            "--deals",
+            "0:12",
+            "--nodes",
+            str(NODES),
+            "--memory",
+            "16MB",
+            "--batch",
+            "4",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--out",
+            str(tmp_path / "dask"),
+            "--no-progress",
+        )
     assert r.returncode == 0, r.stderr
     pd.testing.assert_frame_equal(one, frame(load_run(tmp_path / "dask")))
 
@@ -287,9 +364,20 @@ def test_rows_identical_for_1_and_2_workers_and_dask(tmp_path):
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr("experiments.sweep.DASK_CONNECT_TIMEOUT", "1s")
-    r = CliRunner().invoke(research_cli.sweep_cmd, [
-        "--deals", "0:2", "--nodes", "10", "--scheduler", "tcp://127.0.0.1:9",
-        "--out", str(tmp_path / "r"), "--no-progress"])
+    r = CliRunner().invoke(
+        research_cli.sweep_cmd,
+        [
+            "--deals",
+            "0:2",
+            "--nodes",
+            "10",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "--out",
+            str(tmp_path / "r"),
+            "--no-progress",
+        ],
+    )
     assert r.exit_code == 2 and "cannot reach the dask scheduler" in r.stderr
 
 
