@@ -137,7 +137,7 @@ def position_from_solvitaire(data: dict | str, profile: Profile | str | None = N
         counts[su] = len(pile_cards)
     if base is None:
         if "base" not in data:
-            raise PositionError("every foundation is empty: give the base rank as \"base\"")
+            raise PositionError('every foundation is empty: give the base rank as "base"')
         try:
             base = rank_of(parse_card(str(data["base"]) + "C"))
         except CardError:

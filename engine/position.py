@@ -267,9 +267,7 @@ class Position:
 
     def _live_stock(self) -> list[tuple[int, int]]:
         s = self.state
-        return [
-            (i, c) for i, c in enumerate(self.game.stock) if not core.stock_removed(s, i)
-        ]
+        return [(i, c) for i, c in enumerate(self.game.stock) if not core.stock_removed(s, i)]
 
     def waste(self) -> list[int]:
         p = int(core.waste_ptr(self.state))

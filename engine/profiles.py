@@ -123,9 +123,7 @@ def parse_profile(text: str | Profile | None = None) -> Profile:
     preset_txt, _, opts_txt = text.partition(":")
     preset_txt = preset_txt.strip().lower()
     if preset_txt not in PRESETS:
-        raise ProfileError(
-            f"unknown profile {preset_txt!r}; presets are {', '.join(PRESETS)}"
-        )
+        raise ProfileError(f"unknown profile {preset_txt!r}; presets are {', '.join(PRESETS)}")
     profile = PRESETS[preset_txt]
     changes: dict[str, object] = {}
     for item in filter(None, (s.strip() for s in opts_txt.split(","))):

@@ -150,8 +150,9 @@ def bench_profile(
         inner *= 4
     inner = max(1, int(inner * (seconds / reps) / dt))
     rate, rates = _median_rate(lambda: _expand_pool(states, games, rules, inner), n * inner, reps)
-    rows = [_row(profile, "numba core (engine.core.expand_pool)", rate, rates, children / n,
-                 n * inner)]
+    rows = [
+        _row(profile, "numba core (engine.core.expand_pool)", rate, rates, children / n, n * inner)
+    ]
     numba_rate = rate
 
     def py_sweep() -> None:
@@ -173,8 +174,9 @@ def bench_profile(
 
         sweeps = _python_sweeps(ref_sweep, seconds, reps)
         rate, rates = _median_rate(ref_sweep, n, sweeps)
-        rows.append(_row(profile, "reference: ref_legal_moves + ref_apply", rate, rates,
-                         children / n, n))
+        rows.append(
+            _row(profile, "reference: ref_legal_moves + ref_apply", rate, rates, children / n, n)
+        )
     for row in rows:
         row["speedup_of_numba"] = numba_rate / row["positions_per_s"]
     if not fresh:
@@ -183,8 +185,12 @@ def bench_profile(
         how = "loaded from numba's on-disk cache"
     else:
         how = "compiled"
-    info = {"profile": profile, "first_call_s": first_call, "first_call": how,
-            "mean_moves": children / n}
+    info = {
+        "profile": profile,
+        "first_call_s": first_call,
+        "first_call": how,
+        "mean_moves": children / n,
+    }
     return rows, info
 
 
@@ -296,8 +302,9 @@ def format_table(result: dict) -> list[str]:
             f"({info['first_call']}); "
             f"{info['mean_moves']:.1f} legal moves per position"
         )
-    best = min(r["positions_per_s"] for r in result["rows"] if r["implementation"].startswith(
-        "numba"))
+    best = min(
+        r["positions_per_s"] for r in result["rows"] if r["implementation"].startswith("numba")
+    )
     verdict = "meets" if best >= meta["target_positions_per_s"] else "MISSES"
     lines.append(f"target {meta['target_positions_per_s']:,} positions/s: numba core {verdict} it")
     if meta["reference"] != "timed":

@@ -16,8 +16,17 @@ import numpy as np
 
 from solver.search import solve_deal, warm_up
 
-FIELDS = ["profile", "deal", "result", "banked", "seconds", "nodes", "peak_table_bytes",
-          "stop_reason", "reserve_left"]
+FIELDS = [
+    "profile",
+    "deal",
+    "result",
+    "banked",
+    "seconds",
+    "nodes",
+    "peak_table_bytes",
+    "stop_reason",
+    "reserve_left",
+]
 
 
 def summarise(rows: list[dict]) -> dict:

@@ -285,23 +285,51 @@ def replay(
 
 
 @bench.command("engine")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=2.0,
-              show_default=True, help="Rough time per measurement.")
-@click.option("--out", metavar="FILE", default=None,
-              help="Result file, .json or .csv [default: results/bench/engine.json].")
-@click.option("--pool", "pool_size", type=click.IntRange(min=1), default=300, show_default=True,
-              help="Positions per profile.")
-@click.option("--reps", type=click.IntRange(min=1), default=5, show_default=True,
-              help="Repetitions; the median is reported.")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=2.0,
+    show_default=True,
+    help="Rough time per measurement.",
+)
+@click.option(
+    "--out",
+    metavar="FILE",
+    default=None,
+    help="Result file, .json or .csv [default: results/bench/engine.json].",
+)
+@click.option(
+    "--pool",
+    "pool_size",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="Positions per profile.",
+)
+@click.option(
+    "--reps",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Repetitions; the median is reported.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the pool.")
 @click.option("--no-reference", is_flag=True, help="Do not time tests/reference_rules.py.")
-def bench_engine_cmd(seconds: float, out: str | None, pool_size: int, reps: int, seed: int,
-                     no_reference: bool) -> None:
+def bench_engine_cmd(
+    seconds: float, out: str | None, pool_size: int, reps: int, seed: int, no_reference: bool
+) -> None:
     """Positions expanded per second: numba core vs pure Python (strict, hevagames)."""
     from experiments.bench_engine import run
 
-    run(seconds=seconds, out=out, pool_size=pool_size, seed=seed, reps=reps,
-        reference=not no_reference, echo=click.echo)
+    run(
+        seconds=seconds,
+        out=out,
+        pool_size=pool_size,
+        seed=seed,
+        reps=reps,
+        reference=not no_reference,
+        echo=click.echo,
+    )
 
 
 if __name__ == "__main__":

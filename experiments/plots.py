@@ -38,8 +38,16 @@ def plot_winrate(df: pd.DataFrame) -> Figure:
     ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=6)
     for xi, yi, u in zip(x, y, s["unknown"], strict=True):
         note = f"{yi:.1f}%" + (f"\n{u} unknown" if u else "")
-        ax.annotate(note, (xi, 0), xytext=(0, 4), textcoords="offset points",
-                    ha="center", va="bottom", fontsize=8, color="white")
+        ax.annotate(
+            note,
+            (xi, 0),
+            xytext=(0, 4),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=8,
+            color="white",
+        )
     ax.set_xticks(x, s["profile"], rotation=15, ha="right")
     ax.set_ylim(0, 100)
     ax.set_ylabel("win % of decided deals (95% Wilson interval)")
@@ -56,8 +64,14 @@ def plot_banked(df: pd.DataFrame) -> Figure:
     bins = np.arange(0, 54) - 0.5
     for label in _labels(df):
         b = df.loc[df.get("label", df["profile"]) == label, "banked"].to_numpy(float)
-        ax.hist(b, bins=bins, histtype="step", linewidth=1.5, label=label,
-                weights=np.full(b.size, 100.0 / max(b.size, 1)))
+        ax.hist(
+            b,
+            bins=bins,
+            histtype="step",
+            linewidth=1.5,
+            label=label,
+            weights=np.full(b.size, 100.0 / max(b.size, 1)),
+        )
     ax.set_xlabel("cards banked (52 = won; a lower bound when unknown)")
     ax.set_ylabel("% of deals")
     ax.set_title("Cards banked per deal")

@@ -92,8 +92,9 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     df["_base"] = base
     runs_per_label = df.groupby("_base")["run"].nunique()
     shared = set(runs_per_label[runs_per_label > 1].index)
-    df["label"] = [f"{b}@{r}" if b in shared else b
-                   for b, r in zip(df["_base"], df["run"], strict=True)]
+    df["label"] = [
+        f"{b}@{r}" if b in shared else b for b, r in zip(df["_base"], df["run"], strict=True)
+    ]
     return df.drop(columns="_base")
 
 
@@ -134,31 +135,46 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
         mb, mb_lo, mb_hi = mean_ci(banked)
         ml, ml_lo, ml_hi = mean_ci(g.loc[g["result"] == "lost", "banked"].to_numpy(float))
         cas, cas_lo, cas_hi = mean_ci(CASINO_PER_CARD * banked - CASINO_STAKE)
-        rows.append({
-            "profile": label,
-            "deals": n, "won": won, "lost": lost, "unknown": unknown,
-            "win_pct": _pct(won, decided), "win_lo": 100 * lo, "win_hi": 100 * hi,
-            "win_pct_unknown_lost": _pct(won, n), "win_lo_unknown_lost": 100 * lo_l,
-            "win_pct_unknown_won": _pct(won + unknown, n), "win_hi_unknown_won": 100 * hi_w,
-            "banked_mean": mb, "banked_lo": mb_lo, "banked_hi": mb_hi,
-            "banked_lost_mean": ml, "banked_lost_lo": ml_lo, "banked_lost_hi": ml_hi,
-            "casino_mean": cas, "casino_lo": cas_lo, "casino_hi": cas_hi,
-            "seconds_mean": float(g["seconds"].mean()) if n else math.nan,
-            "seconds_max": float(g["seconds"].max()) if n else math.nan,
-        })
+        rows.append(
+            {
+                "profile": label,
+                "deals": n,
+                "won": won,
+                "lost": lost,
+                "unknown": unknown,
+                "win_pct": _pct(won, decided),
+                "win_lo": 100 * lo,
+                "win_hi": 100 * hi,
+                "win_pct_unknown_lost": _pct(won, n),
+                "win_lo_unknown_lost": 100 * lo_l,
+                "win_pct_unknown_won": _pct(won + unknown, n),
+                "win_hi_unknown_won": 100 * hi_w,
+                "banked_mean": mb,
+                "banked_lo": mb_lo,
+                "banked_hi": mb_hi,
+                "banked_lost_mean": ml,
+                "banked_lost_lo": ml_lo,
+                "banked_lost_hi": ml_hi,
+                "casino_mean": cas,
+                "casino_lo": cas_lo,
+                "casino_hi": cas_hi,
+                "seconds_mean": float(g["seconds"].mean()) if n else math.nan,
+                "seconds_max": float(g["seconds"].max()) if n else math.nan,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def paired_table(df: pd.DataFrame, pairs: Sequence[tuple[str, str]] | None = None
-                 ) -> pd.DataFrame:
+def paired_table(df: pd.DataFrame, pairs: Sequence[tuple[str, str]] | None = None) -> pd.DataFrame:
     """Paired comparison of profiles on the deals both were run on."""
     labels = _labels(df)
     if pairs is None:
         pairs = list(itertools.combinations(labels, 2))
         if _several_players(df):
             info = _label_info(df)
-            pairs = [(a, b) for a, b in pairs
-                     if info[a][0] == info[b][0] or info[a][1:] == info[b][1:]]
+            pairs = [
+                (a, b) for a, b in pairs if info[a][0] == info[b][0] or info[a][1:] == info[b][1:]
+            ]
     pairs = list(pairs)
     rows = []
     for a, b in pairs:
@@ -175,14 +191,25 @@ def paired_table(df: pd.DataFrame, pairs: Sequence[tuple[str, str]] | None = Non
         chi, p_chi = mcnemar_chi2(only_a, only_b)
         diff = ga.loc[common, "banked"].to_numpy(float) - gb.loc[common, "banked"].to_numpy(float)
         d, d_lo, d_hi = mean_ci(diff)
-        rows.append({
-            "a": a, "b": b, "common_deals": len(common),
-            "decided_both": int(decided.sum()), "unknown_either": int((~decided).sum()),
-            "both": both, "only_a": only_a, "only_b": only_b, "neither": neither,
-            "mcnemar_exact_p": mcnemar_exact(only_a, only_b),
-            "mcnemar_chi2": chi, "mcnemar_chi2_p": p_chi,
-            "banked_diff_mean": d, "banked_diff_lo": d_lo, "banked_diff_hi": d_hi,
-        })
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "common_deals": len(common),
+                "decided_both": int(decided.sum()),
+                "unknown_either": int((~decided).sum()),
+                "both": both,
+                "only_a": only_a,
+                "only_b": only_b,
+                "neither": neither,
+                "mcnemar_exact_p": mcnemar_exact(only_a, only_b),
+                "mcnemar_chi2": chi,
+                "mcnemar_chi2_p": p_chi,
+                "banked_diff_mean": d,
+                "banked_diff_lo": d_lo,
+                "banked_diff_hi": d_hi,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -206,14 +233,28 @@ def players_table(df: pd.DataFrame) -> pd.DataFrame:
         mb, mb_lo, mb_hi = mean_ci(g["banked"].to_numpy(float))
         cleared = int((g["reserve_left"] == 0).sum())
         c_lo, c_hi = wilson(cleared, n)
-        rows.append({
-            "label": label, "profile": prof, "player": player, "player_options": opts,
-            "deals": n, "won": won, "lost": lost, "unknown": unknown,
-            "win_pct": _pct(won, won + lost), "win_lo": 100 * lo, "win_hi": 100 * hi,
-            "banked_mean": mb, "banked_lo": mb_lo, "banked_hi": mb_hi,
-            "cleared_reserve": cleared, "cleared_pct": _pct(cleared, n),
-            "cleared_lo": 100 * c_lo, "cleared_hi": 100 * c_hi,
-        })
+        rows.append(
+            {
+                "label": label,
+                "profile": prof,
+                "player": player,
+                "player_options": opts,
+                "deals": n,
+                "won": won,
+                "lost": lost,
+                "unknown": unknown,
+                "win_pct": _pct(won, won + lost),
+                "win_lo": 100 * lo,
+                "win_hi": 100 * hi,
+                "banked_mean": mb,
+                "banked_lo": mb_lo,
+                "banked_hi": mb_hi,
+                "cleared_reserve": cleared,
+                "cleared_pct": _pct(cleared, n),
+                "cleared_lo": 100 * c_lo,
+                "cleared_hi": 100 * c_hi,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -254,23 +295,41 @@ def gap_table(df: pd.DataFrame) -> pd.DataFrame:
             only_s = int((ws & ~wp).sum())
             only_p = int((~ws & wp).sum())
             gap, lo, hi = paired_diff_ci(only_s, only_p, n)
-            diff = (gs.loc[common, "banked"].to_numpy(float)
-                    - gp.loc[common, "banked"].to_numpy(float))[keep.to_numpy()]
+            diff = (
+                gs.loc[common, "banked"].to_numpy(float) - gp.loc[common, "banked"].to_numpy(float)
+            )[keep.to_numpy()]
             bd, bd_lo, bd_hi = mean_ci(diff)
-            rows.append({
-                "profile": info[s_lab][0], "solver": s_lab, "player": p_lab,
-                "common_deals": len(common), "solver_unknown": int(s_unknown.sum()),
-                "player_unknown": int(p_unknown.sum()), "compared": n,
-                "solver_won": both + only_s, "player_won": both + only_p,
-                "both": both, "only_solver": only_s, "only_player": only_p,
-                "neither": n - both - only_s - only_p,
-                "solver_win_pct": _pct(both + only_s, n), "player_win_pct": _pct(both + only_p, n),
-                "gap_pct": 100 * gap, "gap_lo": 100 * lo, "gap_hi": 100 * hi,
-                "gap_se_pct": 100 * math.sqrt(max(0.0, only_s + only_p - (only_s - only_p) ** 2
-                                                  / n)) / n if n else math.nan,
-                "mcnemar_exact_p": mcnemar_exact(only_s, only_p),
-                "banked_gap_mean": bd, "banked_gap_lo": bd_lo, "banked_gap_hi": bd_hi,
-            })
+            rows.append(
+                {
+                    "profile": info[s_lab][0],
+                    "solver": s_lab,
+                    "player": p_lab,
+                    "common_deals": len(common),
+                    "solver_unknown": int(s_unknown.sum()),
+                    "player_unknown": int(p_unknown.sum()),
+                    "compared": n,
+                    "solver_won": both + only_s,
+                    "player_won": both + only_p,
+                    "both": both,
+                    "only_solver": only_s,
+                    "only_player": only_p,
+                    "neither": n - both - only_s - only_p,
+                    "solver_win_pct": _pct(both + only_s, n),
+                    "player_win_pct": _pct(both + only_p, n),
+                    "gap_pct": 100 * gap,
+                    "gap_lo": 100 * lo,
+                    "gap_hi": 100 * hi,
+                    "gap_se_pct": 100
+                    * math.sqrt(max(0.0, only_s + only_p - (only_s - only_p) ** 2 / n))
+                    / n
+                    if n
+                    else math.nan,
+                    "mcnemar_exact_p": mcnemar_exact(only_s, only_p),
+                    "banked_gap_mean": bd,
+                    "banked_gap_lo": bd_lo,
+                    "banked_gap_hi": bd_hi,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -285,11 +344,20 @@ def by_base_table(df: pd.DataFrame) -> pd.DataFrame:
             lost = int((h["result"] == "lost").sum())
             unknown = int((h["result"] == "unknown").sum())
             lo, hi = wilson(won, won + lost)
-            rows.append({
-                "profile": label, "base_rank": int(base), "base": _rank_name(int(base)),
-                "deals": len(h), "won": won, "lost": lost, "unknown": unknown,
-                "win_pct": _pct(won, won + lost), "win_lo": 100 * lo, "win_hi": 100 * hi,
-            })
+            rows.append(
+                {
+                    "profile": label,
+                    "base_rank": int(base),
+                    "base": _rank_name(int(base)),
+                    "deals": len(h),
+                    "won": won,
+                    "lost": lost,
+                    "unknown": unknown,
+                    "win_pct": _pct(won, won + lost),
+                    "win_lo": 100 * lo,
+                    "win_hi": 100 * hi,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -323,25 +391,37 @@ def _pvalue(p: float) -> str:
 
 def summary_display(s: pd.DataFrame) -> pd.DataFrame:
     """The summary table with intervals formatted as ``x [lo, hi]``."""
-    out = pd.DataFrame({
-        "profile": s["profile"], "deals": s["deals"], "won": s["won"], "lost": s["lost"],
-        "unknown": s["unknown"],
-        "win % (decided) [95% Wilson]": [
-            _ival(m, lo, hi) for m, lo, hi in zip(s["win_pct"], s["win_lo"], s["win_hi"],
-                                                   strict=True)],
-        "win % bounds (unknown=lost .. unknown=won)": [
-            f"{_fmt(lo)} .. {_fmt(hi)}" for lo, hi in zip(s["win_lo_unknown_lost"],
-                                                         s["win_hi_unknown_won"], strict=True)],
-        "mean banked [95%]": [
-            _ival(m, lo, hi, 2) for m, lo, hi in zip(s["banked_mean"], s["banked_lo"],
-                                                      s["banked_hi"], strict=True)],
-        "mean banked, lost [95%]": [
-            _ival(m, lo, hi, 2) for m, lo, hi in zip(s["banked_lost_mean"], s["banked_lost_lo"],
-                                                      s["banked_lost_hi"], strict=True)],
-        "casino payout $ [95%]": [
-            _ival(m, lo, hi, 2) for m, lo, hi in zip(s["casino_mean"], s["casino_lo"],
-                                                      s["casino_hi"], strict=True)],
-    })
+    out = pd.DataFrame(
+        {
+            "profile": s["profile"],
+            "deals": s["deals"],
+            "won": s["won"],
+            "lost": s["lost"],
+            "unknown": s["unknown"],
+            "win % (decided) [95% Wilson]": [
+                _ival(m, lo, hi)
+                for m, lo, hi in zip(s["win_pct"], s["win_lo"], s["win_hi"], strict=True)
+            ],
+            "win % bounds (unknown=lost .. unknown=won)": [
+                f"{_fmt(lo)} .. {_fmt(hi)}"
+                for lo, hi in zip(s["win_lo_unknown_lost"], s["win_hi_unknown_won"], strict=True)
+            ],
+            "mean banked [95%]": [
+                _ival(m, lo, hi, 2)
+                for m, lo, hi in zip(s["banked_mean"], s["banked_lo"], s["banked_hi"], strict=True)
+            ],
+            "mean banked, lost [95%]": [
+                _ival(m, lo, hi, 2)
+                for m, lo, hi in zip(
+                    s["banked_lost_mean"], s["banked_lost_lo"], s["banked_lost_hi"], strict=True
+                )
+            ],
+            "casino payout $ [95%]": [
+                _ival(m, lo, hi, 2)
+                for m, lo, hi in zip(s["casino_mean"], s["casino_lo"], s["casino_hi"], strict=True)
+            ],
+        }
+    )
     return out
 
 
@@ -349,61 +429,95 @@ def paired_display(p: pd.DataFrame) -> pd.DataFrame:
     """The paired table, formatted."""
     if p.empty:
         return p
-    return pd.DataFrame({
-        "A": p["a"], "B": p["b"], "deals": p["common_deals"],
-        "unknown in either": p["unknown_either"],
-        "both won": p["both"], "only A": p["only_a"], "only B": p["only_b"],
-        "neither": p["neither"],
-        "McNemar exact p": [_pvalue(x) for x in p["mcnemar_exact_p"]],
-        "chi2 (cc)": [_fmt(x, 2) for x in p["mcnemar_chi2"]],
-        "chi2 p": [_pvalue(x) for x in p["mcnemar_chi2_p"]],
-        "banked A-B [95%]": [
-            _ival(m, lo, hi, 2) for m, lo, hi in zip(p["banked_diff_mean"], p["banked_diff_lo"],
-                                                      p["banked_diff_hi"], strict=True)],
-    })
+    return pd.DataFrame(
+        {
+            "A": p["a"],
+            "B": p["b"],
+            "deals": p["common_deals"],
+            "unknown in either": p["unknown_either"],
+            "both won": p["both"],
+            "only A": p["only_a"],
+            "only B": p["only_b"],
+            "neither": p["neither"],
+            "McNemar exact p": [_pvalue(x) for x in p["mcnemar_exact_p"]],
+            "chi2 (cc)": [_fmt(x, 2) for x in p["mcnemar_chi2"]],
+            "chi2 p": [_pvalue(x) for x in p["mcnemar_chi2_p"]],
+            "banked A-B [95%]": [
+                _ival(m, lo, hi, 2)
+                for m, lo, hi in zip(
+                    p["banked_diff_mean"], p["banked_diff_lo"], p["banked_diff_hi"], strict=True
+                )
+            ],
+        }
+    )
 
 
 def players_display(t: pd.DataFrame) -> pd.DataFrame:
     """The players table, formatted."""
     if t.empty:
         return t
-    return pd.DataFrame({
-        "label": t["label"], "player": t["player"],
-        "options": [o or "-" for o in t["player_options"]],
-        "deals": t["deals"], "won": t["won"], "lost": t["lost"], "unknown": t["unknown"],
-        "win % (decided) [95% Wilson]": [
-            _ival(m, lo, hi) for m, lo, hi in zip(t["win_pct"], t["win_lo"], t["win_hi"],
-                                                   strict=True)],
-        "mean banked [95%]": [
-            _ival(m, lo, hi, 2) for m, lo, hi in zip(t["banked_mean"], t["banked_lo"],
-                                                      t["banked_hi"], strict=True)],
-        "reserve cleared % [95% Wilson]": [
-            f"{_ival(m, lo, hi)} ({k}/{n})" for m, lo, hi, k, n in zip(
-                t["cleared_pct"], t["cleared_lo"], t["cleared_hi"], t["cleared_reserve"],
-                t["deals"], strict=True)],
-    })
+    return pd.DataFrame(
+        {
+            "label": t["label"],
+            "player": t["player"],
+            "options": [o or "-" for o in t["player_options"]],
+            "deals": t["deals"],
+            "won": t["won"],
+            "lost": t["lost"],
+            "unknown": t["unknown"],
+            "win % (decided) [95% Wilson]": [
+                _ival(m, lo, hi)
+                for m, lo, hi in zip(t["win_pct"], t["win_lo"], t["win_hi"], strict=True)
+            ],
+            "mean banked [95%]": [
+                _ival(m, lo, hi, 2)
+                for m, lo, hi in zip(t["banked_mean"], t["banked_lo"], t["banked_hi"], strict=True)
+            ],
+            "reserve cleared % [95% Wilson]": [
+                f"{_ival(m, lo, hi)} ({k}/{n})"
+                for m, lo, hi, k, n in zip(
+                    t["cleared_pct"],
+                    t["cleared_lo"],
+                    t["cleared_hi"],
+                    t["cleared_reserve"],
+                    t["deals"],
+                    strict=True,
+                )
+            ],
+        }
+    )
 
 
 def gap_display(g: pd.DataFrame) -> pd.DataFrame:
     """The blindness-gap table, formatted."""
     if g.empty:
         return g
-    return pd.DataFrame({
-        "solver": g["solver"], "player": g["player"], "deals": g["common_deals"],
-        "excluded (solver unknown)": g["solver_unknown"] + g["player_unknown"],
-        "compared": g["compared"],
-        "solver won": g["solver_won"], "player won": g["player_won"],
-        "only solver": g["only_solver"], "only player": g["only_player"],
-        "solver win %": [_fmt(x) for x in g["solver_win_pct"]],
-        "player win %": [_fmt(x) for x in g["player_win_pct"]],
-        "gap, points [95% paired]": [
-            _ival(m, lo, hi) for m, lo, hi in zip(g["gap_pct"], g["gap_lo"], g["gap_hi"],
-                                                   strict=True)],
-        "McNemar exact p": [_pvalue(x) for x in g["mcnemar_exact_p"]],
-        "banked gap [95%]": [
-            _ival(m, lo, hi, 2) for m, lo, hi in zip(g["banked_gap_mean"], g["banked_gap_lo"],
-                                                      g["banked_gap_hi"], strict=True)],
-    })
+    return pd.DataFrame(
+        {
+            "solver": g["solver"],
+            "player": g["player"],
+            "deals": g["common_deals"],
+            "excluded (solver unknown)": g["solver_unknown"] + g["player_unknown"],
+            "compared": g["compared"],
+            "solver won": g["solver_won"],
+            "player won": g["player_won"],
+            "only solver": g["only_solver"],
+            "only player": g["only_player"],
+            "solver win %": [_fmt(x) for x in g["solver_win_pct"]],
+            "player win %": [_fmt(x) for x in g["player_win_pct"]],
+            "gap, points [95% paired]": [
+                _ival(m, lo, hi)
+                for m, lo, hi in zip(g["gap_pct"], g["gap_lo"], g["gap_hi"], strict=True)
+            ],
+            "McNemar exact p": [_pvalue(x) for x in g["mcnemar_exact_p"]],
+            "banked gap [95%]": [
+                _ival(m, lo, hi, 2)
+                for m, lo, hi in zip(
+                    g["banked_gap_mean"], g["banked_gap_lo"], g["banked_gap_hi"], strict=True
+                )
+            ],
+        }
+    )
 
 
 def by_base_display(t: pd.DataFrame) -> pd.DataFrame:
@@ -444,15 +558,22 @@ class Report:
     def sections(self) -> list[tuple[str, pd.DataFrame]]:
         out = [
             ("Win rate per profile", summary_display(self.summary)),
-            ("Paired comparison (won/lost over deals decided under both)",
-             paired_display(self.paired)),
+            (
+                "Paired comparison (won/lost over deals decided under both)",
+                paired_display(self.paired),
+            ),
             ("Win % by base rank (decided deals; n? = unknown)", by_base_display(self.by_base)),
         ]
         if not self.players.empty:
             out.append(("Players on the same deals", players_display(self.players)))
         if not self.gap.empty:
-            out.append(("Blindness gap: solver win % - player win % on the same deals "
-                        "(deals the solver left unknown excluded)", gap_display(self.gap)))
+            out.append(
+                (
+                    "Blindness gap: solver win % - player win % on the same deals "
+                    "(deals the solver left unknown excluded)",
+                    gap_display(self.gap),
+                )
+            )
         return out
 
     def to_text(self) -> str:
@@ -463,15 +584,22 @@ class Report:
         return "\n".join(out)
 
     def to_markdown(self) -> str:
-        out = ["# Canfield win rates", "", f"Runs: {', '.join(self.runs)}.",
-               "Intervals are 95%: Wilson for win rates, Student t for means. Unknown "
-               "verdicts (budget ran out) are never counted as lost; banked for an unknown "
-               "deal is a lower bound."]
+        out = [
+            "# Canfield win rates",
+            "",
+            f"Runs: {', '.join(self.runs)}.",
+            "Intervals are 95%: Wilson for win rates, Student t for means. Unknown "
+            "verdicts (budget ran out) are never counted as lost; banked for an unknown "
+            "deal is a lower bound.",
+        ]
         if not self.gap.empty:
-            out += ["", "The blindness gap is a paired difference of proportions: its 95% "
-                    "interval is gap -+ 1.96 se with se = sqrt(b + c - (b - c)^2 / n) / n, "
-                    "b and c the deals only the solver and only the player won, n the deals "
-                    "compared."]
+            out += [
+                "",
+                "The blindness gap is a paired difference of proportions: its 95% "
+                "interval is gap -+ 1.96 se with se = sqrt(b + c - (b - c)^2 / n) / n, "
+                "b and c the deals only the solver and only the player won, n the deals "
+                "compared.",
+            ]
         for title, table in self.sections():
             out += ["", f"## {title}", ""]
             out.append(to_markdown(table) if not table.empty else "(none)")
@@ -498,11 +626,24 @@ def build_report(df: pd.DataFrame) -> Report:
     """All tables for the rows ``df`` (from :func:`load_runs`)."""
     df = df.copy()
     runs = list(dict.fromkeys(df["run"])) if "run" in df else []
-    return Report(summary_table(df), paired_table(df), by_base_table(df), runs,
-                  players_table(df), gap_table(df))
+    return Report(
+        summary_table(df),
+        paired_table(df),
+        by_base_table(df),
+        runs,
+        players_table(df),
+        gap_table(df),
+    )
 
 
 __all__ = [
-    "Report", "build_report", "by_base_table", "gap_table", "load_runs", "paired_table",
-    "players_table", "summary_table", "to_markdown",
+    "Report",
+    "build_report",
+    "by_base_table",
+    "gap_table",
+    "load_runs",
+    "paired_table",
+    "players_table",
+    "summary_table",
+    "to_markdown",
 ]

@@ -29,38 +29,92 @@ def _fail(msg: str, code: int = USAGE_EXIT) -> None:
 
 
 @click.command("sweep")
-@click.option("--profiles", default="strict", show_default=True,
-              help="Comma-separated profiles, e.g. strict,hevagames,cardgames.")
+@click.option(
+    "--profiles",
+    default="strict",
+    show_default=True,
+    help="Comma-separated profiles, e.g. strict,hevagames,cardgames.",
+)
 @click.option("--deals", required=True, help="Deal range A:B (B excluded), e.g. 0:10000.")
-@click.option("--budget", default=None,
-              help="Wall-clock budget per (deal, profile), e.g. 10s. Default 10s, or none "
-                   "when --nodes is given.")
-@click.option("--nodes", type=int, default=None,
-              help="Node budget per (deal, profile): deterministic results.")
-@click.option("--memory", default=DEFAULT_SWEEP_MEMORY, show_default=True,
-              help="Transposition-table size per solve (per sample for pimc).")
-@click.option("--player", default="solver", show_default=True, type=click.Choice(PLAYERS),
-              help="Who plays: the perfect-information solver, or a blind player who sees "
-                   "only the table (greedy, random, pimc).")
-@click.option("--pimc-k", type=int, default=None,
-              help=f"pimc: positions sampled per decision [default: {DEFAULT_PIMC_K}].")
-@click.option("--pimc-nodes", type=int, default=None,
-              help=f"pimc: node budget per sample, deterministic "
-                   f"[default: {DEFAULT_PIMC_NODES}].")
-@click.option("--workers", type=int, default=None,
-              help="Local worker processes [default: all cores].")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-              help="Run on this dask.distributed scheduler instead of local processes.")
-@click.option("--batch", "batch_size", type=int, default=8, show_default=True,
-              help="Deals per task and per part file.")
-@click.option("--out", required=True, type=click.Path(file_okay=False),
-              help="Run folder, e.g. results/runs/NAME.")
+@click.option(
+    "--budget",
+    default=None,
+    help="Wall-clock budget per (deal, profile), e.g. 10s. Default 10s, or none "
+    "when --nodes is given.",
+)
+@click.option(
+    "--nodes",
+    type=int,
+    default=None,
+    help="Node budget per (deal, profile): deterministic results.",
+)
+@click.option(
+    "--memory",
+    default=DEFAULT_SWEEP_MEMORY,
+    show_default=True,
+    help="Transposition-table size per solve (per sample for pimc).",
+)
+@click.option(
+    "--player",
+    default="solver",
+    show_default=True,
+    type=click.Choice(PLAYERS),
+    help="Who plays: the perfect-information solver, or a blind player who sees "
+    "only the table (greedy, random, pimc).",
+)
+@click.option(
+    "--pimc-k",
+    type=int,
+    default=None,
+    help=f"pimc: positions sampled per decision [default: {DEFAULT_PIMC_K}].",
+)
+@click.option(
+    "--pimc-nodes",
+    type=int,
+    default=None,
+    help=f"pimc: node budget per sample, deterministic [default: {DEFAULT_PIMC_NODES}].",
+)
+@click.option(
+    "--workers", type=int, default=None, help="Local worker processes [default: all cores]."
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="tcp://HOST:PORT",
+    help="Run on this dask.distributed scheduler instead of local processes.",
+)
+@click.option(
+    "--batch",
+    "batch_size",
+    type=int,
+    default=8,
+    show_default=True,
+    help="Deals per task and per part file.",
+)
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Run folder, e.g. results/runs/NAME.",
+)
 @click.option("--repair", is_flag=True, help="Move damaged parts to parts/damaged/ and rerun them.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def sweep_cmd(profiles: str, deals: str, budget: str | None, nodes: int | None, memory: str,
-              player: str, pimc_k: int | None, pimc_nodes: int | None,
-              workers: int | None, scheduler: str | None, batch_size: int, out: str,
-              repair: bool, no_progress: bool) -> None:
+def sweep_cmd(
+    profiles: str,
+    deals: str,
+    budget: str | None,
+    nodes: int | None,
+    memory: str,
+    player: str,
+    pimc_k: int | None,
+    pimc_nodes: int | None,
+    workers: int | None,
+    scheduler: str | None,
+    batch_size: int,
+    out: str,
+    repair: bool,
+    no_progress: bool,
+) -> None:
     """Solve (or play, with --player) every (deal, profile) into a resumable run folder
     of Parquet parts.
 
@@ -70,8 +124,15 @@ def sweep_cmd(profiles: str, deals: str, budget: str | None, nodes: int | None, 
 
     try:
         spec = make_spec(profiles, deals, budget, nodes, memory, player, pimc_k, pimc_nodes)
-        summary = run_sweep(out, spec, workers=workers, scheduler=scheduler,
-                            batch_size=batch_size, repair=repair, progress=not no_progress)
+        summary = run_sweep(
+            out,
+            spec,
+            workers=workers,
+            scheduler=scheduler,
+            batch_size=batch_size,
+            repair=repair,
+            progress=not no_progress,
+        )
     except SweepError as exc:
         _fail(str(exc))
         return
@@ -79,8 +140,9 @@ def sweep_cmd(profiles: str, deals: str, budget: str | None, nodes: int | None, 
         _fail(f"{player} failed, finished parts are kept: {exc}", code=1)
         return
     rate = summary.rows_written / summary.seconds * 60 if summary.seconds > 0 else 0.0
-    state = "interrupted" if summary.interrupted else (
-        "complete" if summary.complete else "incomplete")
+    state = (
+        "interrupted" if summary.interrupted else ("complete" if summary.complete else "incomplete")
+    )
     click.echo(
         f"{state}: {summary.rows_before + summary.rows_written}/{summary.rows_total} rows in "
         f"{out} ({summary.rows_written} new in {summary.seconds:.1f}s, "
@@ -93,10 +155,20 @@ def sweep_cmd(profiles: str, deals: str, budget: str | None, nodes: int | None, 
 
 @click.command("report")
 @click.argument("runs", nargs=-1, required=True, type=click.Path())
-@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
-              help="Write report.md and the tables as CSV here.")
-@click.option("--plots", "plots_dir", default=None, type=click.Path(file_okay=False),
-              help="Also write the plots (PNG and SVG) here.")
+@click.option(
+    "--out",
+    "out_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Write report.md and the tables as CSV here.",
+)
+@click.option(
+    "--plots",
+    "plots_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Also write the plots (PNG and SVG) here.",
+)
 def report_cmd(runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None) -> None:
     """Win-rate tables for one or more run folders."""
     from experiments.report import build_report, load_runs
@@ -117,8 +189,13 @@ def report_cmd(runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None
 
 @click.command("plot")
 @click.argument("runs", nargs=-1, required=True, type=click.Path())
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
-              help="Folder for the PNG and SVG files.")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder for the PNG and SVG files.",
+)
 def plot_cmd(runs: tuple[str, ...], out_dir: str) -> None:
     """Plots (PNG and SVG) for one or more run folders."""
     from experiments.report import load_runs

@@ -62,8 +62,8 @@ def _print_human(r: SolveResult) -> None:
         click.echo(f"# budget ran out ({r.stop_reason}): unknown, not lost")
     click.echo(
         f"# {r.nodes} nodes, {r.seconds:.3f} s, {r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s, "
-        f"{r.children} children, max depth {r.max_depth}, pruned {r.pruned}, "
-        f"dead ends {r.dead_ends}, "
+        f"{r.children} children, max depth {r.max_depth}, forced home (P1) {r.pruned}, "
+        f"cut by bound (B1) {r.cut}, dead ends {r.dead_ends}, "
         f"table {r.peak_table_bytes / 2**20:.1f} MiB, reserve left {r.reserve_left}"
     )
 
@@ -77,12 +77,20 @@ def _print_human(r: SolveResult) -> None:
     type=click.Path(dir_okay=False),
     help="Deals or positions, one per line (52 tokens or a position file path); - for stdin.",
 )
-@click.option("--position", "position_file", type=click.Path(exists=True, dir_okay=False),
-              help="One position file: the text form or Solvitaire JSON (docs/formats.md).")
+@click.option(
+    "--position",
+    "position_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="One position file: the text form or Solvitaire JSON (docs/formats.md).",
+)
 @click.option("--profile", default="strict", show_default=True, help="Rule profile.")
 @click.option("--pick", help="Selective only: solve just this base card.")
-@click.option("--budget", default=f"{config.DEFAULT_SECONDS:g}s", show_default=True,
-              help="Wall-clock budget per solve, e.g. 10s or 500ms.")
+@click.option(
+    "--budget",
+    default=f"{config.DEFAULT_SECONDS:g}s",
+    show_default=True,
+    help="Wall-clock budget per solve, e.g. 10s or 500ms.",
+)
 @click.option("--nodes", type=click.IntRange(min=1), help="Node budget per solve.")
 @click.option("--memory", help="Most transposition-table memory, e.g. 2GB (default 1GiB).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
@@ -149,8 +157,9 @@ def solve_cmd(deal, cards, file, position_file, profile, pick, budget, nodes, me
 @click.option("--deals", default="0:200", show_default=True, help="Range START:STOP.")
 @click.option("--budget", default="10s", show_default=True)
 @click.option("--memory", help="Table memory per solve (default 1GiB).")
-@click.option("--out", default="results/bench/solver.csv", show_default=True,
-              type=click.Path(dir_okay=False))
+@click.option(
+    "--out", default="results/bench/solver.csv", show_default=True, type=click.Path(dir_okay=False)
+)
 def bench_solver_cmd(profiles, deals, budget, memory, out):
     """Solve a range of deals per profile; print decided %, times, states/s."""
     from experiments.bench_solver import run_bench

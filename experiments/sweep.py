@@ -52,10 +52,27 @@ from engine.version import __version__
 
 #: Columns of a sweep row, in file order.
 COLUMNS: tuple[str, ...] = (
-    "deal", "profile", "profile_full", "result", "banked", "seconds", "nodes",
-    "peak_table_bytes", "base_rank", "reserve_left", "solution_length",
-    "budget_seconds", "budget_nodes", "budget_memory", "version", "pick", "stop_reason",
-    "player", "player_options", "moves", "cleared_reserve",
+    "deal",
+    "profile",
+    "profile_full",
+    "result",
+    "banked",
+    "seconds",
+    "nodes",
+    "peak_table_bytes",
+    "base_rank",
+    "reserve_left",
+    "solution_length",
+    "budget_seconds",
+    "budget_nodes",
+    "budget_memory",
+    "version",
+    "pick",
+    "stop_reason",
+    "player",
+    "player_options",
+    "moves",
+    "cleared_reserve",
 )
 #: The columns of parts written before players were added (loaded as the solver's).
 LEGACY_COLUMNS: tuple[str, ...] = COLUMNS[:17]
@@ -67,31 +84,33 @@ DEFAULT_PIMC_NODES = 2000
 #: Columns that may differ between two runs of the same row (machine timing).
 TIMING_COLUMNS: tuple[str, ...] = ("seconds", "peak_table_bytes")
 
-SCHEMA = pa.schema([
-    ("deal", pa.uint64()),
-    ("profile", pa.string()),
-    ("profile_full", pa.string()),
-    ("result", pa.string()),
-    ("banked", pa.int16()),
-    ("seconds", pa.float64()),
-    ("nodes", pa.int64()),
-    ("peak_table_bytes", pa.int64()),
-    ("base_rank", pa.int8()),
-    ("reserve_left", pa.int8()),
-    ("solution_length", pa.int32()),
-    ("budget_seconds", pa.float64()),
-    ("budget_nodes", pa.int64()),
-    ("budget_memory", pa.int64()),
-    ("version", pa.string()),
-    ("pick", pa.string()),
-    ("stop_reason", pa.string()),
-    ("player", pa.string()),
-    ("player_options", pa.string()),
-    ("moves", pa.int32()),
-    ("cleared_reserve", pa.bool_()),
-])
+SCHEMA = pa.schema(
+    [
+        ("deal", pa.uint64()),
+        ("profile", pa.string()),
+        ("profile_full", pa.string()),
+        ("result", pa.string()),
+        ("banked", pa.int16()),
+        ("seconds", pa.float64()),
+        ("nodes", pa.int64()),
+        ("peak_table_bytes", pa.int64()),
+        ("base_rank", pa.int8()),
+        ("reserve_left", pa.int8()),
+        ("solution_length", pa.int32()),
+        ("budget_seconds", pa.float64()),
+        ("budget_nodes", pa.int64()),
+        ("budget_memory", pa.int64()),
+        ("version", pa.string()),
+        ("pick", pa.string()),
+        ("stop_reason", pa.string()),
+        ("player", pa.string()),
+        ("player_options", pa.string()),
+        ("moves", pa.int32()),
+        ("cleared_reserve", pa.bool_()),
+    ]
+)
 assert tuple(SCHEMA.names) == COLUMNS
-LEGACY_SCHEMA = pa.schema(list(SCHEMA)[:len(LEGACY_COLUMNS)])
+LEGACY_SCHEMA = pa.schema(list(SCHEMA)[: len(LEGACY_COLUMNS)])
 
 #: Default transposition-table memory per solve; fixed (not derived from the
 #: worker count) because it can change a verdict from won to unknown.
@@ -258,8 +277,16 @@ class SweepSpec:
     def differences(self, other: SweepSpec) -> list[str]:
         """Human-readable ``field: this != other`` for each differing field."""
         a, b = self.to_json(), other.to_json()
-        keys = ("player", "player_options", "profiles", "deals", "budget_seconds",
-                "budget_nodes", "memory", "version")
+        keys = (
+            "player",
+            "player_options",
+            "profiles",
+            "deals",
+            "budget_seconds",
+            "budget_nodes",
+            "memory",
+            "version",
+        )
         return [f"{k} {b[k]!r} (run.json) vs {a[k]!r} (now)" for k in keys if a[k] != b[k]]
 
 
@@ -372,8 +399,9 @@ def _worker_init() -> None:
     warm_up()
 
 
-def solve_row(deal: int, profile: str, budget_seconds: float | None,
-              budget_nodes: int | None, memory: int) -> dict:
+def solve_row(
+    deal: int, profile: str, budget_seconds: float | None, budget_nodes: int | None, memory: int
+) -> dict:
     """Solve one (deal, profile) and return its row (see :data:`COLUMNS`)."""
     from solver.search import solve_deal
 
@@ -419,8 +447,12 @@ def make_player(player: str, options: str = "", memory: int = 0):
     if player == "random":
         return RandomPlayer()
     if player == "pimc":
-        return PimcPlayer(k=opts["k"], seconds_per_sample=math.inf,
-                          nodes_per_sample=opts["nodes"], memory=memory or None)
+        return PimcPlayer(
+            k=opts["k"],
+            seconds_per_sample=math.inf,
+            nodes_per_sample=opts["nodes"],
+            memory=memory or None,
+        )
     raise SweepError(f"unknown player {player!r}")
 
 
@@ -461,9 +493,15 @@ def play_row(deal: int, profile: str, player: str, options: str, memory: int) ->
     }
 
 
-def run_batch(profile: str, deals: Sequence[int], budget_seconds: float | None,
-              budget_nodes: int | None, memory: int, player: str = "solver",
-              player_options: str = "") -> list[dict]:
+def run_batch(
+    profile: str,
+    deals: Sequence[int],
+    budget_seconds: float | None,
+    budget_nodes: int | None,
+    memory: int,
+    player: str = "solver",
+    player_options: str = "",
+) -> list[dict]:
     """Solve (or play) a batch of deals under one profile (the unit of work sent to
     workers)."""
     warm_up()
@@ -684,7 +722,8 @@ def _upgrade_legacy(table: pa.Table) -> pa.Table:
     table = table.append_column("player_options", pa.array([""] * n, pa.string()))
     table = table.append_column("moves", pa.nulls(n, pa.int32()))
     return table.append_column(
-        "cleared_reserve", pa.array([r == 0 for r in reserve_left], pa.bool_()))
+        "cleared_reserve", pa.array([r == 0 for r in reserve_left], pa.bool_())
+    )
 
 
 def _dedupe(df: pd.DataFrame) -> pd.DataFrame:
@@ -743,7 +782,7 @@ def plan_batches(spec: SweepSpec, done: set[tuple[int, str]], batch_size: int) -
             if (deal, prof) not in done:
                 todo[prof].append(deal)
     per_profile = {
-        p: [tuple(ds[i:i + batch_size]) for i in range(0, len(ds), batch_size)]
+        p: [tuple(ds[i : i + batch_size]) for i in range(0, len(ds), batch_size)]
         for p, ds in todo.items()
     }
     out: list[Batch] = []
@@ -845,15 +884,23 @@ def run_sweep(
         if repair:
             folder.repair()
         existing = folder.load()
-        done = {(d, p) for d, p in zip(existing["deal"].astype("uint64").tolist(),
-                                       existing["profile"], strict=True)
-                if p in spec.profiles and d in spec.deals}
+        done = {
+            (d, p)
+            for d, p in zip(
+                existing["deal"].astype("uint64").tolist(), existing["profile"], strict=True
+            )
+            if p in spec.profiles and d in spec.deals
+        }
         total = len(spec.deals) * len(spec.profiles)
         batches = plan_batches(spec, done, batch_size)
         summary = SweepSummary(len(done), 0, total, 0, 0.0)
         tally = _Tally(spec.profiles, existing)
-        bar = _make_bar(total, len(done), progress,
-                        "sweep" if spec.player == "solver" else f"sweep {spec.player}")
+        bar = _make_bar(
+            total,
+            len(done),
+            progress,
+            "sweep" if spec.player == "solver" else f"sweep {spec.player}",
+        )
         part_index = folder.next_part_index()
 
         def finished(rows: list[dict]) -> None:
@@ -869,8 +916,13 @@ def run_sweep(
             if on_part is not None:
                 on_part(path)
 
-        args = (spec.budget_seconds, spec.budget_nodes, spec.memory, spec.player,
-                spec.player_options)
+        args = (
+            spec.budget_seconds,
+            spec.budget_nodes,
+            spec.memory,
+            spec.player,
+            spec.player_options,
+        )
         try:
             if not batches:
                 pass
@@ -900,12 +952,14 @@ def _make_bar(total: int, initial: int, enabled: bool, desc: str = "sweep"):
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, unit="row", dynamic_ncols=True,
-                smoothing=0.05, desc=desc)
+    return tqdm(
+        total=total, initial=initial, unit="row", dynamic_ncols=True, smoothing=0.05, desc=desc
+    )
 
 
-def _run_local(workers: int, batches: list[Batch], args: tuple,
-               finished: Callable[[list[dict]], None]) -> None:
+def _run_local(
+    workers: int, batches: list[Batch], args: tuple, finished: Callable[[list[dict]], None]
+) -> None:
     ctx = get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
     pending: set[Future] = set()
@@ -934,8 +988,9 @@ def _run_local(workers: int, batches: list[Batch], args: tuple,
     pool.shutdown(wait=True)
 
 
-def _run_dask(address: str, batches: list[Batch], args: tuple,
-              finished: Callable[[list[dict]], None]) -> None:
+def _run_dask(
+    address: str, batches: list[Batch], args: tuple, finished: Callable[[list[dict]], None]
+) -> None:
     try:
         from distributed import Client, as_completed
     except ImportError:

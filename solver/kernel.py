@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from engine import core
+from solver.bound import banked_bound, bound_applies
 from solver.config import MAX_MACROS as MAX_MACROS_K
 
 # kernel return codes
@@ -24,7 +25,12 @@ RUNNING, WON, EXHAUSTED, TABLE_FULL, TOO_DEEP = 0, 1, 2, 3, 4
 # stats vector slots
 ST_NODES, ST_DEPTH, ST_MAXDEPTH, ST_BEST, ST_BESTLEN, ST_ENTRIES, ST_PRUNED, ST_DEAD = range(8)
 ST_CHILDREN = 8  # children made (each applied, keyed and looked up)
-N_STATS = 9
+ST_CUT = 9  # positions not expanded because rule B1 says they cannot beat the best
+N_STATS = 10
+
+# pruning rules (docs/solver.md), as bits of the ``prune`` mask
+P1_HOME, E1_CYCLE, B1_BOUND = 1, 2, 4
+ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND
 
 ATOMIC_MASK = (1 << 20) - 1
 
@@ -99,11 +105,11 @@ def useless_in_tableau(s, card, game, rules):
 def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
 
-    With ``prune``, a column top that is useless in the tableau and fits its
+    With rule P1 in ``prune``, a column top that is useless in the tableau and fits its
     foundation is the only move (rule P1).
     """
     n_at = core.legal_moves(s, game, rules, buf)
-    if prune and rules[core.R_WORRY] == 0:
+    if prune & P1_HOME and rules[core.R_WORRY] == 0:
         for i in range(n_at):
             m = buf[i]
             src = core.move_src(m)
@@ -272,6 +278,10 @@ def search(
     key = np.zeros(table.shape[1] - 1, np.uint64)
     max_depth = states.shape[0]
     room = mstack.shape[0]
+    use_bound = (prune & B1_BOUND) != 0 and bound_applies(rules)
+    where_c = np.empty(52, np.int64)
+    where_h = np.empty(52, np.int64)
+    hi = np.empty(core.N_COLS, np.int64)
     d = stats[ST_DEPTH]
     done = 0
     while done < chunk:
@@ -291,7 +301,7 @@ def search(
         stats[ST_CHILDREN] += 1
         child[:] = states[d]
         apply_macro(child, mac, game, rules)
-        if prune:
+        if prune & E1_CYCLE:
             canon_stock(child, game, rules)
         core.canonical_key(child, rules, key)
         ins = tt_insert(table, key, max_entries, stats)
@@ -316,6 +326,11 @@ def search(
         if b == 52:
             return WON
         mbase[d] = top
+        if use_bound and banked_bound(child, game, rules, where_c, where_h, hi) <= stats[ST_BEST]:
+            nmoves[d] = 0  # rule B1: nothing below here banks more than the best
+            imove[d] = 0
+            stats[ST_CUT] += 1
+            continue
         n = gen_macros(child, game, rules, mstack[top : top + MAX_MACROS_K], buf, scratch, prune)
         if n == -1:
             n = 1
@@ -337,7 +352,7 @@ def root_setup(
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS_K + 64, np.int64)
     states[0, :] = s0
-    if prune:
+    if prune & E1_CYCLE:
         canon_stock(states[0], game, rules)
     s0 = states[0]
     core.canonical_key(s0, rules, key)

@@ -9,6 +9,7 @@ returns it. "unknown" (a budget ran out) is never reported as "lost".
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -47,6 +48,7 @@ class SolveResult:
     max_depth: int = 0
     pruned: int = 0
     dead_ends: int = 0
+    cut: int = 0
     children: int = 0
     version: str = __version__
     picks: dict[str, dict] = field(default_factory=dict)
@@ -101,6 +103,29 @@ def parse_bytes(text: str | int) -> int:
     return value
 
 
+PRUNING_RULES = {"P1": kernel.P1_HOME, "E1": kernel.E1_CYCLE, "B1": kernel.B1_BOUND}
+
+
+def prune_mask(prune: bool | str | Iterable[str]) -> int:
+    """The kernel's mask for ``prune``: True (every rule), False (none), or rule
+    names from ``docs/solver.md`` (``"P1,B1"`` or ``["P1", "B1"]``)."""
+    if prune is True:
+        return kernel.ALL_RULES
+    if prune is False:
+        return 0
+    names = prune.split(",") if isinstance(prune, str) else list(prune)
+    mask = 0
+    for name in names:
+        name = name.strip().upper()
+        if not name:
+            continue
+        if name not in PRUNING_RULES:
+            known = ", ".join(PRUNING_RULES)
+            raise ValueError(f"unknown pruning rule {name!r} (known: {known})")
+        mask |= PRUNING_RULES[name]
+    return mask
+
+
 class Solver:
     """A reusable solver: allocates its stack once, grows its table on demand.
 
@@ -112,9 +137,11 @@ class Solver:
         Use the proven pruning rules of ``docs/solver.md`` (off only for tests).
     """
 
-    def __init__(self, memory: int = config.DEFAULT_MEMORY, prune: bool = True) -> None:
+    def __init__(
+        self, memory: int = config.DEFAULT_MEMORY, prune: bool | str | Iterable[str] = True
+    ) -> None:
         self.memory = int(memory)
-        self.prune = prune
+        self.prune = prune_mask(prune)
         self._stack(config.START_DEPTH)
 
     def _stack(self, depth: int) -> None:
@@ -166,7 +193,7 @@ class Solver:
         cap = min(1 << 16, max_cap)
         table = self._table(cap, kw)
         stats = np.zeros(kernel.N_STATS, np.int64)
-        prune = self.prune and position.profile.worry == "no"
+        prune = self.prune
         kernel.root_setup(
             position.state,
             game,
@@ -251,6 +278,7 @@ class Solver:
             max_depth=int(stats[kernel.ST_MAXDEPTH]),
             pruned=int(stats[kernel.ST_PRUNED]),
             dead_ends=int(stats[kernel.ST_DEAD]),
+            cut=int(stats[kernel.ST_CUT]),
             children=int(stats[kernel.ST_CHILDREN]),
         )
 
@@ -304,7 +332,8 @@ def solve(
     """Solve one position with a shared solver (see :class:`Solver`)."""
     global _DEFAULT_SOLVER
     mem = memory or config.DEFAULT_MEMORY
-    if _DEFAULT_SOLVER is None or (_DEFAULT_SOLVER.memory, _DEFAULT_SOLVER.prune) != (mem, prune):
+    mask = prune_mask(prune)
+    if _DEFAULT_SOLVER is None or (_DEFAULT_SOLVER.memory, _DEFAULT_SOLVER.prune) != (mem, mask):
         _DEFAULT_SOLVER = Solver(mem, prune)
     return _DEFAULT_SOLVER.solve(position, seconds, nodes)
 
