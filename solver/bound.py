@@ -15,6 +15,7 @@ buried, and a suit's foundation never passes its first stuck or buried card.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from engine import core
@@ -32,100 +33,123 @@ def bound_applies(rules):
     )
 
 
-@njit(cache=True, inline="always")
-def _stuck(card, where_c, where_h, hi):
-    """Whether ``card`` lies at or below its column's highest frozen link."""
-    c = where_c[card]
-    if c < 0:
-        return False
-    return hi[c] >= 1 and where_h[card] <= hi[c]
+# workspace layout (int64): where each card lies, and per-position tables
+W_COL, W_HEIGHT, W_ORDER = 0, 52, 104  # column (-1: not in one), height, order in its suit
+W_BY_ORDER = 156  # card of suit su and order k at su * 13 + k
+W_HI, W_FOUND = 208, 212  # highest frozen link per column, foundation counts
+W_PARENTS = 216  # up to 4 cards each card may be built on, -1 padded
+W_CARDS = W_PARENTS + 52 * 4  # the card at height h of column c at c * 64 + h
+WORK_LEN = W_CARDS + 64 * 4
 
 
-@njit(cache=True, inline="always")
-def _buried(card, where_c, where_h, hi):
-    """Whether a frozen link lies above ``card`` in its column."""
-    c = where_c[card]
-    if c < 0:
-        return False
-    return where_h[card] < hi[c]
+def new_workspace():
+    """Scratch for :func:`banked_bound` (fill the parents with :func:`set_parents`)."""
+    return np.full(WORK_LEN, -1, np.int64)
 
 
 @njit(cache=True)
-def _link_frozen(s, x, c, hx, game, rules, where_c, where_h, hi):
-    """Whether the link of ``x`` (at height ``hx`` of column ``c``) onto the
-    card below it holds for ever, given the frozen links claimed in ``hi``."""
-    base = game[core.G_BASE]
-    su = x // 13
-    k = (x % 13 - base) % 13
-    no_home = False
-    for kk in range(core.found_count(s, su), k):
-        y = su * 13 + (base + kk) % 13
-        cy = where_c[y]
-        if cy < 0:
-            continue
-        if cy == c:
-            if where_h[y] < hx:
-                no_home = True
-                break
-        elif _stuck(y, where_c, where_h, hi):
-            no_home = True
-            break
-    if not no_home:
+def set_parents(ws, game, rules):
+    """Record, for every card, the cards it may be built on under these rules."""
+    base, build, wrap = game[core.G_BASE], rules[core.R_BUILD], rules[core.R_WRAP]
+    for x in range(52):
+        n = 0
+        for sp in range(4):
+            p = sp * 13 + (x % 13 + 1) % 13
+            if core.builds_on_s(x, p, base, build, wrap):
+                ws[W_PARENTS + 4 * x + n] = p
+                n += 1
+        for i in range(n, 4):
+            ws[W_PARENTS + 4 * x + i] = -1
+
+
+@njit(cache=True, inline="always")
+def _stuck(ws, card):
+    """Whether ``card`` lies at or below its column's highest frozen link."""
+    c = ws[W_COL + card]
+    if c < 0:
         return False
-    rp = (x % 13 + 1) % 13
-    b, build, wrap = game[core.G_BASE], rules[core.R_BUILD], rules[core.R_WRAP]
-    for sp in range(4):
-        p = sp * 13 + rp
-        if not core.builds_on_s(x, p, b, build, wrap):
-            continue
-        if (rp - base) % 13 < core.found_count(s, sp):
+    hi = ws[W_HI + c]
+    return hi >= 1 and ws[W_HEIGHT + card] <= hi
+
+
+@njit(cache=True, inline="always")
+def _link_frozen(ws, x, c, hx):
+    """Whether the link of ``x`` (at height ``hx`` of column ``c``) onto the
+    card below it holds for ever, given the frozen links claimed in ``ws``."""
+    for i in range(4):
+        p = ws[W_PARENTS + 4 * x + i]
+        if p < 0:
+            break
+        if ws[W_ORDER + p] < ws[W_FOUND + p // 13]:
             continue  # banked, and it never comes back
-        cp = where_c[p]
+        cp = ws[W_COL + p]
         if cp < 0:
             return False  # reserve, stock or waste: it may reach a column top
         if cp == c:
-            if where_h[p] < hx:
+            if ws[W_HEIGHT + p] < hx:
                 continue
             return False
-        if not _buried(p, where_c, where_h, hi):
-            return False
-    return True
+        if ws[W_HEIGHT + p] >= ws[W_HI + cp]:
+            return False  # not buried: it may become a column top
+    su = x // 13
+    no_home = False
+    for kk in range(ws[W_FOUND + su], ws[W_ORDER + x]):
+        y = ws[W_BY_ORDER + su * 13 + kk]
+        cy = ws[W_COL + y]
+        if cy < 0:
+            continue
+        if cy == c:
+            if ws[W_HEIGHT + y] < hx:
+                no_home = True
+                break
+        elif _stuck(ws, y):
+            no_home = True
+            break
+    return no_home
 
 
 @njit(cache=True)
-def banked_bound(s, game, rules, where_c, where_h, hi):
+def banked_bound(s, game, rules, ws):
     """Most cards ``s`` can ever have banked (rule B1); 52 when nothing is frozen.
 
-    ``where_c`` and ``where_h`` (int64[52]) and ``hi`` (int64[4]) are scratch:
-    ``hi[c]`` ends as the height of column ``c``'s highest frozen link (0: none).
+    ``ws`` is a workspace from :func:`new_workspace` whose parents were set
+    for this game with :func:`set_parents`.
     """
-    where_c[:] = -1
+    base = game[core.G_BASE]
+    for su in range(4):
+        ws[W_FOUND + su] = core.found_count(s, su)
+        for k in range(13):
+            card = su * 13 + (base + k) % 13
+            ws[W_BY_ORDER + su * 13 + k] = card
+            ws[W_ORDER + card] = k
+            ws[W_COL + card] = -1
     for c in range(core.N_COLS):
         n = core.col_len(s, c)
         for h in range(n):
             card = core.col_card(s, c, h, rules)
-            where_c[card] = c
-            where_h[card] = h
-        hi[c] = n - 1 if n >= 2 else 0
+            ws[W_COL + card] = c
+            ws[W_HEIGHT + card] = h
+            ws[W_CARDS + 64 * c + h] = card
+        ws[W_HI + c] = n - 1 if n >= 2 else 0
     # greatest fixed point: claim every column's top link, lower each claim
     # until it holds, and go round again while any claim moved
     changed = True
     while changed:
         changed = False
         for c in range(core.N_COLS):
-            while hi[c] >= 1:
-                x = core.col_card(s, c, hi[c], rules)
-                if _link_frozen(s, x, c, hi[c], game, rules, where_c, where_h, hi):
+            while ws[W_HI + c] >= 1:
+                hx = ws[W_HI + c]
+                x = ws[W_CARDS + 64 * c + hx]
+                if _link_frozen(ws, x, c, hx):
                     break
-                hi[c] -= 1
+                ws[W_HI + c] = hx - 1
                 changed = True
-    base = game[core.G_BASE]
     total = 0
     for su in range(4):
-        f = core.found_count(s, su)
+        f = ws[W_FOUND + su]
         total += f
         for kk in range(f, 13):
-            if _stuck(su * 13 + (base + kk) % 13, where_c, where_h, hi):
+            if _stuck(ws, ws[W_BY_ORDER + su * 13 + kk]):
                 break
             total += 1
     return total

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from engine import core
-from solver.bound import banked_bound, bound_applies
+from solver.bound import WORK_LEN, banked_bound, bound_applies, set_parents
 from solver.config import MAX_MACROS as MAX_MACROS_K
 
 # kernel return codes
@@ -279,9 +279,9 @@ def search(
     max_depth = states.shape[0]
     room = mstack.shape[0]
     use_bound = (prune & B1_BOUND) != 0 and bound_applies(rules)
-    where_c = np.empty(52, np.int64)
-    where_h = np.empty(52, np.int64)
-    hi = np.empty(core.N_COLS, np.int64)
+    ws = np.empty(WORK_LEN, np.int64)
+    if use_bound:
+        set_parents(ws, game, rules)
     d = stats[ST_DEPTH]
     done = 0
     while done < chunk:
@@ -326,7 +326,7 @@ def search(
         if b == 52:
             return WON
         mbase[d] = top
-        if use_bound and banked_bound(child, game, rules, where_c, where_h, hi) <= stats[ST_BEST]:
+        if use_bound and banked_bound(child, game, rules, ws) <= stats[ST_BEST]:
             nmoves[d] = 0  # rule B1: nothing below here banks more than the best
             imove[d] = 0
             stats[ST_CUT] += 1

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 from reference_bound import ref_bound, ref_bound_applies
 from reference_rules import builds_on, ref_from_snapshot
@@ -12,7 +11,7 @@ from test_solver import brute_force, late_positions
 
 from engine.position import Position
 from engine.profiles import PRESETS, parse_profile
-from solver.bound import banked_bound, bound_applies
+from solver.bound import banked_bound, bound_applies, new_workspace, set_parents
 from solver.search import Solver
 
 # every preset and override under which rule B1 holds
@@ -36,8 +35,9 @@ def dealt(deal: int, profile: str) -> Position:
 
 
 def fast_bound(pos: Position) -> int:
-    scratch = np.empty(52, np.int64), np.empty(52, np.int64), np.empty(4, np.int64)
-    return int(banked_bound(pos.state, pos.game.arr, pos.game.rules, *scratch))
+    ws = new_workspace()
+    set_parents(ws, pos.game.arr, pos.game.rules)
+    return int(banked_bound(pos.state, pos.game.arr, pos.game.rules, ws))
 
 
 def ref_of(pos: Position):
