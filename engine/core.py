@@ -128,6 +128,21 @@ def stock_removed(s, i):
     return (s[1] >> np.uint64(i)) & np.uint64(1) != np.uint64(0)
 
 
+@njit(cache=True, inline="always")
+def popcount(x):
+    """Set bits of the uint64 ``x`` (SWAR: no loop over the bits)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def live_below(s, ns, p):
+    """Unplayed stock positions among ``0 .. p-1`` (``p <= ns``)."""
+    return popcount(~s[1] & ((np.uint64(1) << np.uint64(p)) - np.uint64(1)))
+
+
 @njit(cache=True)
 def banked(s):
     return found_count(s, 0) + found_count(s, 1) + found_count(s, 2) + found_count(s, 3)
@@ -302,6 +317,30 @@ def col_pop(s, c, k, rules):
 def col_move(s, src, dst, k, rules):
     """Move the top ``k`` cards of column ``src`` onto column ``dst``."""
     n = col_len(s, src)
+    m = col_len(s, dst)
+    kb = choice_bits(rules)
+    if m > 0 and kb <= 1:
+        # one word per column holds every choice (12 + 51 bits): shift the
+        # moved block of choices instead of moving card by card
+        ws, wd = COL0 + 2 * src, COL0 + 2 * dst
+        if kb == 1:
+            if k == n:
+                bits = (s[ws] >> np.uint64(12)) << np.uint64(1)
+                bits |= np.uint64(card_choice(col_bottom(s, src), rules))
+            else:
+                bits = s[ws] >> np.uint64(12 + n - k - 1)
+            bits &= (np.uint64(1) << np.uint64(k)) - np.uint64(1)
+            s[wd] |= bits << np.uint64(12 + m - 1)
+            if k < n:
+                keep = np.uint64(12 + n - k - 1)
+                s[ws] &= (np.uint64(1) << keep) - np.uint64(1)
+        s[wd] = (s[wd] & ~np.uint64(63)) | np.uint64(m + k)
+        if k == n:
+            s[ws] = np.uint64(0)
+            s[ws + 1] = np.uint64(0)
+        else:
+            s[ws] = (s[ws] & ~np.uint64(63)) | np.uint64(n - k)
+        return
     for h in range(n - k, n):
         col_push(s, dst, col_card(s, src, h, rules), rules)
     col_pop(s, src, k, rules)
@@ -425,11 +464,10 @@ def _add_card_moves(s, card, src, game, rules, out, n, space, t0, t1, t2, t3):
 
 
 @njit(cache=True)
-def legal_moves(s, game, rules, out):
-    """Write every legal atomic move into ``out``; return how many.
+def card_moves(s, game, rules, out):
+    """Write every legal move but draw and redeal into ``out``; return how many.
 
-    Order: foundation plays, reserve, waste, columns, foundation tops (worry),
-    then draw and redeal.
+    Order: reserve, waste, columns, foundation tops (worry).
     """
     n = 0
     space = space_open(s, rules)
@@ -453,9 +491,8 @@ def legal_moves(s, game, rules, out):
         if found_accepts(s, top, game):
             out[n] = encode_move(c, DST_FOUND, 1)
             n += 1
-        for k in range(1, L + 1):
-            if not (k == 1 or k == L or any_runs):
-                continue
+        k = 1
+        while k <= L:
             unit = top if k == 1 else col_card(s, c, L - k, rules)
             for d in range(N_COLS):
                 if d == c:
@@ -468,6 +505,8 @@ def legal_moves(s, game, rules, out):
                 elif builds_on_s(unit, dt, base, build, wrap):
                     out[n] = encode_move(c, d, k)
                     n += 1
+            # under moves=whole only the top card and the whole column leave
+            k = k + 1 if any_runs or k == L else L
     if rules[R_WORRY] == 1:
         for su in range(4):
             ft = found_top(s, su, game)
@@ -475,6 +514,17 @@ def legal_moves(s, game, rules, out):
                 n = _add_card_moves(
                     s, ft, SRC_FOUND0 + su, game, rules, out, n, space, t0, t1, t2, t3
                 )
+    return n
+
+
+@njit(cache=True)
+def legal_moves(s, game, rules, out):
+    """Write every legal atomic move into ``out``; return how many.
+
+    Order: reserve, waste, columns, foundation tops (worry), then draw and
+    redeal.
+    """
+    n = card_moves(s, game, rules, out)
     if not stock_empty(s, game):
         out[n] = encode_move(SRC_DRAW, 0, 0)
         n += 1

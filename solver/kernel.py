@@ -102,13 +102,25 @@ def useless_in_tableau(s, card, game, rules):
 
 
 @njit(cache=True)
-def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
+def kid_masks(game, rules, kids):
+    """``kids[t]``: bit ``x`` set when card ``x`` may be built on card ``t``."""
+    base, build, wrap = game[core.G_BASE], rules[core.R_BUILD], rules[core.R_WRAP]
+    for t in range(52):
+        m = np.uint64(0)
+        for x in range(52):
+            if core.builds_on_s(x, t, base, build, wrap):
+                m |= np.uint64(1) << np.uint64(x)
+        kids[t] = m
+
+
+@njit(cache=True)
+def gen_macros(s, game, rules, out, buf, scratch, prune, kids):  # noqa: C901
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
 
     With rule P1 in ``prune``, a column top that is useless in the tableau and fits its
     foundation is the only move (rule P1).
     """
-    n_at = core.legal_moves(s, game, rules, buf)
+    n_at = core.card_moves(s, game, rules, buf)
     if prune & P1_HOME and rules[core.R_WORRY] == 0:
         for i in range(n_at):
             m = buf[i]
@@ -127,9 +139,6 @@ def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
     n = 0
     for i in range(n_at):
         m = buf[i]
-        src = core.move_src(m)
-        if src == core.SRC_DRAW or src == core.SRC_REDEAL:
-            continue
         out[n] = m | here
         scores[n] = _score(s, m, rules, 0)
         n += 1
@@ -138,23 +147,34 @@ def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
     ns = game[core.G_NSTOCK]
     live_at = out.shape[0]
     m_live = 0
-    j = 0
-    for i in range(ns):
-        if not core.stock_removed(s, i):
+    j = core.live_below(s, ns, p0)
+    live = ~s[1] & ((np.uint64(1) << np.uint64(ns)) - np.uint64(1))
+    i = 0
+    while live != np.uint64(0):
+        if live & np.uint64(1):
             scratch[live_at + m_live] = i
             m_live += 1
-            if i < p0:
-                j += 1
+        live >>= np.uint64(1)
+        i += 1
     draw = rules[core.R_DRAW]
     passes = rules[core.R_PASSES]
     r = r0
-    # the column tops do not change while the stock turns: read them once
-    t0 = core.col_top(s, 0, rules)
-    t1 = core.col_top(s, 1, rules)
-    t2 = core.col_top(s, 2, rules)
-    t3 = core.col_top(s, 3, rules)
-    seen = np.uint64(1) << np.uint64(j)
+    # the tableau does not change while the stock turns: read once which
+    # cards each column top and each foundation takes, as 52-bit masks
     space = core.space_open(s, rules)
+    base = game[core.G_BASE]
+    fmask = np.uint64(0)
+    for su in range(4):
+        f = core.found_count(s, su)
+        if f < 13:
+            fmask |= np.uint64(1) << np.uint64(su * 13 + (base + f) % 13)
+    one = np.uint64(1)
+    takes_space = space >= 1  # waste cards: space 1 (waste only) or 2 (any)
+    k0 = _col_takes(s, 0, rules, kids, takes_space)
+    k1 = _col_takes(s, 1, rules, kids, takes_space)
+    k2 = _col_takes(s, 2, rules, kids, takes_space)
+    k3 = _col_takes(s, 3, rules, kids, takes_space)
+    seen = np.uint64(1) << np.uint64(j)
     steps = 0
     while True:
         if j < m_live:
@@ -175,7 +195,22 @@ def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
         pos = scratch[live_at + j - 1]
         wt = game[core.G_STOCK + pos]
         start = n
-        n = core._add_card_moves(s, wt, core.SRC_WASTE, game, rules, out, n, space, t0, t1, t2, t3)
+        bit = one << np.uint64(wt)
+        if fmask & bit:
+            out[n] = core.encode_move(core.SRC_WASTE, core.DST_FOUND, 1)
+            n += 1
+        if k0 & bit:
+            out[n] = core.encode_move(core.SRC_WASTE, 0, 1)
+            n += 1
+        if k1 & bit:
+            out[n] = core.encode_move(core.SRC_WASTE, 1, 1)
+            n += 1
+        if k2 & bit:
+            out[n] = core.encode_move(core.SRC_WASTE, 2, 1)
+            n += 1
+        if k3 & bit:
+            out[n] = core.encode_move(core.SRC_WASTE, 3, 1)
+            n += 1
         tag = ((pos + 1) << 20) | (r << 26)
         for q in range(start, n):
             scores[q] = _score(s, out[q], rules, steps)
@@ -192,6 +227,15 @@ def gen_macros(s, game, rules, out, buf, scratch, prune):  # noqa: C901
         out[j + 1] = m
         scores[j + 1] = sc
     return n
+
+
+@njit(cache=True, inline="always")
+def _col_takes(s, c, rules, kids, takes_space):
+    """Mask of the waste cards column ``c`` takes now (all of them when empty
+    and open to the waste)."""
+    if core.col_len(s, c) == 0:
+        return ~np.uint64(0) if takes_space else np.uint64(0)
+    return kids[core.col_top(s, c, rules)]
 
 
 @njit(cache=True)
@@ -229,13 +273,8 @@ def canon_stock(s, game, rules):
     if p == 0:
         return
     ns = game[core.G_NSTOCK]
-    m = 0
-    j = 0
-    for i in range(ns):
-        if not core.stock_removed(s, i):
-            m += 1
-            if i < p:
-                j += 1
+    m = core.live_below(s, ns, ns)
+    j = core.live_below(s, ns, p)
     if j == m or j % rules[core.R_DRAW] == 0:
         core.set_waste_ptr(s, 0)
 
@@ -279,6 +318,8 @@ def search(
     max_depth = states.shape[0]
     room = mstack.shape[0]
     use_bound = (prune & B1_BOUND) != 0 and bound_applies(rules)
+    kids = np.empty(52, np.uint64)
+    kid_masks(game, rules, kids)
     ws = np.empty(WORK_LEN, np.int64)
     if use_bound:
         set_parents(ws, game, rules)
@@ -331,7 +372,9 @@ def search(
             imove[d] = 0
             stats[ST_CUT] += 1
             continue
-        n = gen_macros(child, game, rules, mstack[top : top + MAX_MACROS_K], buf, scratch, prune)
+        n = gen_macros(
+            child, game, rules, mstack[top : top + MAX_MACROS_K], buf, scratch, prune, kids
+        )
         if n == -1:
             n = 1
             stats[ST_PRUNED] += 1
@@ -360,7 +403,9 @@ def root_setup(
     stats[ST_BEST] = core.banked(s0)
     stats[ST_BESTLEN] = 0
     mbase[0] = 0
-    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS_K], buf, scratch, prune)
+    kids = np.empty(52, np.uint64)
+    kid_masks(game, rules, kids)
+    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS_K], buf, scratch, prune, kids)
     if n == -1:
         n = 1
     nmoves[0] = n
