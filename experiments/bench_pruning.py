@@ -6,7 +6,9 @@ the rules on and off under the same node budget (deterministic) and counts:
 deals decided both ways, differences among them (must be 0), contradictions
 (won one way, lost the other: must be 0), and the node and time ratios.
 
-Run: ``python -m experiments.bench_pruning --deals 0:300 --nodes 100000``.
+Run: ``python -m experiments.bench_pruning --deals 0:300 --nodes 100000``
+(every rule off against every rule on), or ``--off B1`` to switch off one
+rule alone and keep the others on.
 """
 
 from __future__ import annotations
@@ -17,16 +19,29 @@ import time
 from pathlib import Path
 
 from engine.position import Position
-from solver.search import Solver, warm_up
+from solver.search import PRUNING_RULES, Solver, warm_up
 
 
-def compare(profile: str, deals: range, nodes: int, memory: int) -> tuple[dict, list[dict]]:
-    on, off = Solver(memory, prune=True), Solver(memory, prune=False)
+def off_rules(off: str) -> bool | list[str]:
+    """The ``prune`` argument of the "off" solver: ``all`` or the rules to drop."""
+    if off.strip().lower() == "all":
+        return False
+    drop = {name.strip().upper() for name in off.split(",")}
+    unknown = drop - set(PRUNING_RULES)
+    if unknown:
+        raise SystemExit(f"error: unknown pruning rule {sorted(unknown)} (known: all, P1, E1, B1)")
+    return [name for name in PRUNING_RULES if name not in drop]
+
+
+def compare(
+    profile: str, deals: range, nodes: int, memory: int, off: str = "all"
+) -> tuple[dict, list[dict]]:
+    on, off_solver = Solver(memory, prune=True), Solver(memory, prune=off_rules(off))
     rows = []
     for d in deals:
         pos = Position.from_deal(d, profile)
         a = on.solve(pos, seconds=1e9, nodes=nodes)
-        b = off.solve(pos, seconds=1e9, nodes=nodes)
+        b = off_solver.solve(pos, seconds=1e9, nodes=nodes)
         rows.append(
             {
                 "profile": profile,
@@ -48,6 +63,7 @@ def compare(profile: str, deals: range, nodes: int, memory: int) -> tuple[dict, 
     contra = [r for r in rows if {r["on_result"], r["off_result"]} == {"won", "lost"}]
     summary = {
         "profile": profile,
+        "off": off,
         "deals": len(rows),
         "decided_both": len(both),
         "decided_on_only": sum(
@@ -72,6 +88,7 @@ def main() -> None:
     ap.add_argument("--deals", default="0:300")
     ap.add_argument("--nodes", type=int, default=100_000)
     ap.add_argument("--memory", type=int, default=1 << 28)
+    ap.add_argument("--off", default="all", help="rules switched off: all, or e.g. B1")
     ap.add_argument("--out", default="results/bench/pruning.csv")
     args = ap.parse_args()
     a, _, b = args.deals.partition(":")
@@ -79,7 +96,7 @@ def main() -> None:
     all_rows = []
     t0 = time.perf_counter()
     for prof in args.profiles.split(","):
-        summary, rows = compare(prof, range(int(a), int(b)), args.nodes, args.memory)
+        summary, rows = compare(prof, range(int(a), int(b)), args.nodes, args.memory, args.off)
         all_rows += rows
         print(
             "  ".join(
