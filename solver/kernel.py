@@ -114,8 +114,11 @@ def kid_masks(game, rules, kids):
 
 
 @njit(cache=True)
-def gen_macros(s, game, rules, out, buf, scratch, prune, kids):  # noqa: C901
+def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C901
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
+
+    ``back`` is the column move that would undo the move into ``s`` (or -1):
+    it leads back to the parent, which is in the table, so it is not made.
 
     With rule P1 in ``prune``, a column top that is useless in the tableau and fits its
     foundation is the only move (rule P1).
@@ -139,6 +142,8 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids):  # noqa: C901
     n = 0
     for i in range(n_at):
         m = buf[i]
+        if m == back:
+            continue
         out[n] = m | here
         scores[n] = _score(s, m, rules, 0)
         n += 1
@@ -341,6 +346,13 @@ def search(
         child = states[d + 1]
         stats[ST_CHILDREN] += 1
         child[:] = states[d]
+        # a column move that leaves its source non-empty is undone by the
+        # reverse move, back to this position: the child need not make it
+        back = -1
+        a = mac & ATOMIC_MASK
+        src, dst, k = core.move_src(a), core.move_dst(a), core.move_count(a)
+        if src < core.N_COLS and dst < core.N_COLS and k < core.col_len(states[d], src):
+            back = core.encode_move(dst, src, k)
         apply_macro(child, mac, game, rules)
         if prune & E1_CYCLE:
             canon_stock(child, game, rules)
@@ -373,7 +385,7 @@ def search(
             stats[ST_CUT] += 1
             continue
         n = gen_macros(
-            child, game, rules, mstack[top : top + MAX_MACROS_K], buf, scratch, prune, kids
+            child, game, rules, mstack[top : top + MAX_MACROS_K], buf, scratch, prune, kids, back
         )
         if n == -1:
             n = 1
@@ -405,7 +417,7 @@ def root_setup(
     mbase[0] = 0
     kids = np.empty(52, np.uint64)
     kid_masks(game, rules, kids)
-    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS_K], buf, scratch, prune, kids)
+    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS_K], buf, scratch, prune, kids, -1)
     if n == -1:
         n = 1
     nmoves[0] = n
