@@ -286,9 +286,73 @@ def canon_stock(s, game, rules):
 
 @njit(cache=True)
 def apply_macro(s, mac, game, rules):
-    core.set_waste_ptr(s, (mac >> 20) & 63)
-    core.set_redeals(s, (mac >> 26) & 15)
-    core.apply_move(s, mac & ATOMIC_MASK, game, rules)
+    """Turn the stock to the macro's position and make its card move.
+
+    The same as setting the waste pointer and redeals and calling
+    :func:`engine.core.apply_move` (``tests/test_kernel.py`` checks it), with
+    the common moves written out: the child of every move is made here.
+    """
+    p = (mac >> 20) & 63
+    keep = ~((np.uint64(63) << np.uint64(20)) | (np.uint64(15) << np.uint64(26)))
+    s[0] = (s[0] & keep) | np.uint64((p << 20) | (((mac >> 26) & 15) << 26))
+    a = mac & ATOMIC_MASK
+    src, dst = core.move_src(a), core.move_dst(a)
+    if rules[core.R_BUILD] == core.BUILD_RANK or src >= core.SRC_FOUND0:
+        core.apply_move(s, a, game, rules)
+        return
+    # no waste or reserve move empties a column, so none needs an auto-fill
+    if src == core.SRC_WASTE:
+        card = game[core.G_STOCK + p - 1]
+        s[1] |= np.uint64(1) << np.uint64(p - 1)
+        q = p - 1
+        while q > 0 and core.stock_removed(s, q - 1):
+            q -= 1
+        core.set_waste_ptr(s, q)
+        _place(s, card, dst, rules)
+        return
+    if src == core.SRC_RESERVE:
+        n = core.res_count(s)
+        core.set_res_count(s, n - 1)
+        _place(s, game[core.G_RES + n - 1], dst, rules)
+        return
+    w = core.COL0 + 2 * src
+    n = core.col_len(s, src)
+    if dst == core.DST_FOUND:
+        card = core.col_top(s, src, rules)
+        su = card // 13
+        core.set_found_count(s, su, core.found_count(s, su) + 1)
+        if n == 1:
+            s[w] = np.uint64(0)
+            s[w + 1] = np.uint64(0)
+            core.auto_fill(s, game, rules)
+        else:
+            # the top's choice bit (if any) is cleared and the length cut
+            s[w] = (s[w] & ~np.uint64(63)) | np.uint64(n - 1)
+            if rules[core.R_BUILD] == core.BUILD_ALT:
+                s[w] &= ~(np.uint64(1) << np.uint64(12 + n - 2))
+        return
+    k = core.move_count(a)
+    core.col_move(s, src, dst, k, rules)
+    if k == n:
+        core.auto_fill(s, game, rules)
+
+
+@njit(cache=True, inline="always")
+def _place(s, card, dst, rules):
+    """Put a reserve or waste card on its foundation or on a column."""
+    if dst == core.DST_FOUND:
+        su = card // 13
+        core.set_found_count(s, su, core.found_count(s, su) + 1)
+        return
+    w = core.COL0 + 2 * dst
+    n = core.col_len(s, dst)
+    if n == 0:
+        s[w] = np.uint64(1) | (np.uint64(card) << np.uint64(6))
+        s[w + 1] = np.uint64(0)
+        return
+    if rules[core.R_BUILD] == core.BUILD_ALT:
+        s[w] |= np.uint64((card // 13) >> 1) << np.uint64(12 + n - 1)
+    s[w] = (s[w] & ~np.uint64(63)) | np.uint64(n + 1)
 
 
 @njit(cache=True)

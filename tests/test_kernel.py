@@ -1,0 +1,116 @@
+"""The solver's move kernels against the public engine they stand in for.
+
+``gen_macros`` and ``apply_macro`` (``solver/kernel.py``) make every child of
+a position: the K+ macro moves and the positions they lead to. Their slow
+twin here walks the stock with the engine's own ``draw`` and ``redeal``
+moves and makes every card move from each stock position, through
+``Position.apply``. The two must give the same children.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from test_bound import dealt, tangled
+
+from engine import core
+from engine.notation import Move
+from engine.position import Position
+from engine.profiles import PRESETS
+from solver import config, kernel
+
+
+def fast_children(pos: Position, back: int = -1) -> list[tuple[str, tuple]]:
+    game, rules = pos.game.arr, pos.game.rules
+    out = np.empty(config.MAX_MACROS, np.int64)
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    scratch = np.empty(config.MAX_MACROS + 64, np.int64)
+    kids = np.empty(52, np.uint64)
+    kernel.kid_masks(game, rules, kids)
+    n = kernel.gen_macros(pos.state, game, rules, out, buf, scratch, 0, kids, back)
+    children = []
+    for mac in out[:n]:
+        child = pos.state.copy()
+        kernel.apply_macro(child, int(mac), game, rules)
+        move = Move.from_code(int(mac) & kernel.ATOMIC_MASK)
+        children.append((str(move), Position(pos.game, child).key()))
+    return sorted(children)
+
+
+def slow_children(pos: Position) -> list[tuple[str, tuple]]:
+    """Every card move from every stock position that draws and redeals reach,
+    each stock position taken once (the first time, so with fewest redeals)."""
+    children = []
+    seen = set()
+    cur = pos
+    while True:
+        here = int(core.waste_ptr(cur.state))
+        if here in seen:
+            break
+        seen.add(here)
+        stock_moves = []
+        for move in cur.legal_moves():
+            if move.is_stock:
+                stock_moves.append(move)
+            elif move.src == "W" or cur is pos:
+                children.append((str(move), cur.apply(move).key()))
+        if not stock_moves:
+            break
+        cur = cur.apply(stock_moves[0])
+    return sorted(children)
+
+
+def positions(profile: str, games: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    out = []
+    for deal in range(seed, seed + games):
+        pos = dealt(deal, profile)
+        for _ in range(rng.randrange(20, 200)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos = pos.apply(rng.choice(moves))
+            if rng.random() < 0.15:
+                out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("profile", sorted(PRESETS) + ["strict:passes=2", "strict:draw=1"])
+def test_macro_children_match_the_engine(profile):
+    checked = 0
+    for pos in positions(profile, games=5, seed=3):
+        assert fast_children(pos) == slow_children(pos), pos.show()
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("profile", ["strict", "storehouse", "rainbow", "superior"])
+def test_macro_children_match_the_engine_on_tangled_positions(profile):
+    for seed in range(40):
+        pos = tangled(profile, seed)
+        assert fast_children(pos) == slow_children(pos), pos.show()
+
+
+@pytest.mark.parametrize("profile", ["strict", "hevagames"])
+def test_the_undo_move_is_the_only_child_left_out(profile):
+    # after a column move that leaves its source non-empty, the reverse move
+    # leads back to the parent; the search passes it as ``back`` and it alone
+    # is dropped
+    dropped = 0
+    for pos in positions(profile, games=6, seed=5):
+        for move in pos.legal_moves():
+            if move.src.startswith("T") and move.dst.startswith("T"):
+                src = int(move.src[1]) - 1
+                if move.count >= len(pos.columns()[src]):
+                    continue
+                child = pos.apply(move)
+                back = Move(move.dst, move.src, move.count)
+                full = fast_children(child)
+                kept = fast_children(child, back.code())
+                gone = [c for c in full if c not in kept]
+                assert [name for name, _ in gone] == [str(back)]
+                assert gone[0][1] == pos.key()
+                dropped += 1
+    assert dropped >= 5
