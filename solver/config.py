@@ -23,5 +23,9 @@ START_DEPTH = 4096
 MOVES_PER_LEVEL = 8
 #: Largest number of macro moves one position can have.
 MAX_MACROS = 640
+#: Table slots a solve starts with (when no node budget sizes it).
+START_SLOTS = 1 << 16
+#: Below this many slots a full table grows fourfold, above it twofold.
+FAST_GROW_BELOW = 1 << 22
 #: The table is "full" past this load factor (open addressing with linear probing).
 MAX_LOAD = 0.85

@@ -190,7 +190,12 @@ class Solver:
         kw = core.key_words(int(rules[core.R_BUILD]))
         entry = (kw + 1) * 8
         max_cap = 1 << max(10, (self.memory // entry).bit_length() - 1)
-        cap = min(1 << 16, max_cap)
+        # a node budget says how many entries the table can need: start there
+        # and never rehash; otherwise start small and grow
+        want = config.START_SLOTS
+        if nodes is not None:
+            want = max(want, 1 << int((nodes + 2) / config.MAX_LOAD).bit_length())
+        cap = min(want, max_cap)
         table = self._table(cap, kw)
         stats = np.zeros(kernel.N_STATS, np.int64)
         prune = self.prune
@@ -218,9 +223,12 @@ class Solver:
                 if cap >= max_cap:
                     reason = "memory"
                     break
-                new_table = self._table(cap * 2, kw)
+                # each rehash re-inserts every entry: grow fast while small
+                grow = 4 if cap < config.FAST_GROW_BELOW else 2
+                new_cap = min(cap * grow, max_cap)
+                new_table = self._table(new_cap, kw)
                 kernel.tt_rehash(table, new_table)
-                table, cap = new_table, cap * 2
+                table, cap = new_table, new_cap
             if time.perf_counter() - t0 >= seconds:
                 reason = "time"
                 break
