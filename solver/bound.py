@@ -115,6 +115,34 @@ def banked_bound(s, game, rules, ws):
     ``ws`` is a workspace from :func:`new_workspace` whose parents were set
     for this game with :func:`set_parents`.
     """
+    _decode(s, game, rules, ws)
+    return _settle(ws)
+
+
+@njit(cache=True)
+def bound_after_move(s, game, rules, ws, move, parent_bound):
+    """:func:`banked_bound` of ``s``, reached by the atomic ``move`` from a
+    position whose bound was ``parent_bound`` (-1: unknown).
+
+    A move that banks no card and moves one card ``x`` changes the frozen set
+    only through ``x``'s new link (``docs/solver.md``). If that link cannot be
+    frozen even when every other link is claimed, the bound is the parent's,
+    and the fixed point is not computed.
+    """
+    _decode(s, game, rules, ws)
+    dst = core.move_dst(move)
+    if parent_bound >= 0 and dst < core.N_COLS and core.move_count(move) == 1:
+        hx = core.col_len(s, dst) - 1
+        if hx < 1:
+            return parent_bound  # x starts a column: no new link
+        if not _link_frozen(ws, ws[W_CARDS + 64 * dst + hx], dst, hx):
+            return parent_bound
+    return _settle(ws)
+
+
+@njit(cache=True)
+def _decode(s, game, rules, ws):
+    """Fill the per-position tables and claim every column's top link."""
     base = game[core.G_BASE]
     for su in range(4):
         ws[W_FOUND + su] = core.found_count(s, su)
@@ -131,8 +159,12 @@ def banked_bound(s, game, rules, ws):
             ws[W_HEIGHT + card] = h
             ws[W_CARDS + 64 * c + h] = card
         ws[W_HI + c] = n - 1 if n >= 2 else 0
-    # greatest fixed point: claim every column's top link, lower each claim
-    # until it holds, and go round again while any claim moved
+
+
+@njit(cache=True)
+def _settle(ws):
+    """Lower the claims to the greatest fixed point; count what can be banked."""
+    # lower each claim until it holds, and go round again while any moved
     changed = True
     while changed:
         changed = False

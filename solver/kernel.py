@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from engine import core
-from solver.bound import WORK_LEN, banked_bound, bound_applies, set_parents
+from solver.bound import WORK_LEN, bound_after_move, bound_applies, set_parents
 from solver.config import MAX_MACROS as MAX_MACROS_K
 
 # kernel return codes
@@ -364,6 +364,7 @@ def search(
     mbase,
     nmoves,
     imove,
+    ubound,
     table,
     max_entries,
     stats,
@@ -443,11 +444,14 @@ def search(
         if b == 52:
             return WON
         mbase[d] = top
-        if use_bound and banked_bound(child, game, rules, ws) <= stats[ST_BEST]:
-            nmoves[d] = 0  # rule B1: nothing below here banks more than the best
-            imove[d] = 0
-            stats[ST_CUT] += 1
-            continue
+        if use_bound:
+            u = bound_after_move(child, game, rules, ws, mac & ATOMIC_MASK, ubound[d - 1])
+            ubound[d] = u
+            if u <= stats[ST_BEST]:
+                nmoves[d] = 0  # rule B1: nothing below here banks more than the best
+                imove[d] = 0
+                stats[ST_CUT] += 1
+                continue
         n = gen_macros(
             child, game, rules, mstack[top : top + MAX_MACROS_K], buf, scratch, prune, kids, back
         )
@@ -464,9 +468,10 @@ def search(
 
 @njit(cache=True)
 def root_setup(
-    s0, game, rules, states, mstack, mbase, nmoves, imove, table, max_entries, stats, prune
+    s0, game, rules, states, mstack, mbase, nmoves, imove, ubound, table, max_entries, stats, prune
 ):
     """Put the root on the stack and in the table."""
+    ubound[0] = -1  # the root's bound is not known: its children compute theirs
     key = np.zeros(table.shape[1] - 1, np.uint64)
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS_K + 64, np.int64)

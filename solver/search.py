@@ -153,6 +153,7 @@ class Solver:
             "mbase": np.zeros(depth, np.int64),
             "nmoves": np.zeros(depth, np.int64),
             "imove": np.zeros(depth, np.int64),
+            "ubound": np.zeros(depth, np.int64),
             "best_path": np.zeros(depth, np.int64),
         }
         for name, new in arrays.items():
@@ -172,7 +173,15 @@ class Solver:
     def _stack_bytes(self) -> int:
         return sum(
             a.nbytes
-            for a in (self.states, self.mstack, self.mbase, self.nmoves, self.imove, self.best_path)
+            for a in (
+                self.states,
+                self.mstack,
+                self.mbase,
+                self.nmoves,
+                self.imove,
+                self.ubound,
+                self.best_path,
+            )
         )
 
     def _table(self, cap: int, kw: int) -> np.ndarray:
@@ -208,6 +217,7 @@ class Solver:
             self.mbase,
             self.nmoves,
             self.imove,
+            self.ubound,
             table,
             int(cap * config.MAX_LOAD),
             stats,
@@ -247,6 +257,7 @@ class Solver:
                 self.mbase,
                 self.nmoves,
                 self.imove,
+                self.ubound,
                 table,
                 int(cap * config.MAX_LOAD),
                 stats,

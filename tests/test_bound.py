@@ -11,7 +11,13 @@ from test_solver import brute_force, late_positions
 
 from engine.position import Position
 from engine.profiles import PRESETS, parse_profile
-from solver.bound import banked_bound, bound_applies, new_workspace, set_parents
+from solver.bound import (
+    banked_bound,
+    bound_after_move,
+    bound_applies,
+    new_workspace,
+    set_parents,
+)
 from solver.search import Solver
 
 # every preset and override under which rule B1 holds
@@ -209,3 +215,28 @@ def test_search_with_b1_on_and_off_agrees():
             assert {a.result, b.result} != {"won", "lost"}, (profile, deal)
     assert both >= 40
     assert cut > 0
+
+
+@pytest.mark.parametrize("profile", ["strict", "strict:draw=1", "rainbow", "selective"])
+def test_bound_after_a_move_equals_the_bound_computed_afresh(profile):
+    # the search reuses the parent's bound when the moved card's new link
+    # cannot freeze; that shortcut must never change the bound
+    game_positions = [pos for trace in builder_games(profile, 4, seed=21) for pos in trace[::5]]
+    compared = bites = 0
+    for pos in game_positions + [tangled(profile, seed) for seed in range(60)]:
+        parent = fast_bound(pos)
+        for move in pos.legal_moves():
+            if move.is_stock:
+                continue
+            child = pos.apply(move)
+            ws = new_workspace()
+            set_parents(ws, child.game.arr, child.game.rules)
+            got = bound_after_move(
+                child.state, child.game.arr, child.game.rules, ws, move.code(), parent
+            )
+            want = fast_bound(child)
+            assert got == want, (pos.show(), str(move))
+            compared += 1
+            bites += want < parent
+    assert compared >= 100
+    assert bites >= 5, "no move lowered the bound: the shortcut was never at risk"
