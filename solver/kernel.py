@@ -123,7 +123,20 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C
     With rule P1 in ``prune``, a column top that is useless in the tableau and fits its
     foundation is the only move (rule P1).
     """
-    n_at = core.card_moves(s, game, rules, buf)
+    # what each column top and foundation takes, as 52-bit masks: the
+    # tableau does not change while the stock turns, so read it once
+    space = core.space_open(s, rules)
+    base = game[core.G_BASE]
+    fmask = np.uint64(0)
+    for su in range(4):
+        f = core.found_count(s, su)
+        if f < 13:
+            fmask |= np.uint64(1) << np.uint64(su * 13 + (base + f) % 13)
+    t0 = core.col_top(s, 0, rules)
+    t1 = core.col_top(s, 1, rules)
+    t2 = core.col_top(s, 2, rules)
+    t3 = core.col_top(s, 3, rules)
+    n_at = _card_moves(s, game, rules, buf, kids, fmask, space, t0, t1, t2, t3)
     if prune & P1_HOME and rules[core.R_WORRY] == 0:
         for i in range(n_at):
             m = buf[i]
@@ -164,15 +177,6 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C
     draw = rules[core.R_DRAW]
     passes = rules[core.R_PASSES]
     r = r0
-    # the tableau does not change while the stock turns: read once which
-    # cards each column top and each foundation takes, as 52-bit masks
-    space = core.space_open(s, rules)
-    base = game[core.G_BASE]
-    fmask = np.uint64(0)
-    for su in range(4):
-        f = core.found_count(s, su)
-        if f < 13:
-            fmask |= np.uint64(1) << np.uint64(su * 13 + (base + f) % 13)
     one = np.uint64(1)
     takes_space = space >= 1  # waste cards: space 1 (waste only) or 2 (any)
     k0 = _col_takes(s, 0, rules, kids, takes_space)
@@ -231,6 +235,69 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C
             j -= 1
         out[j + 1] = m
         scores[j + 1] = sc
+    return n
+
+
+@njit(cache=True)
+def _card_moves(s, game, rules, out, kids, fmask, space, t0, t1, t2, t3):  # noqa: C901
+    """:func:`engine.core.card_moves` (same moves, same order) with the build
+    tests read from the ``kids`` masks; ``tests/test_kernel.py`` checks it."""
+    n = 0
+    one = np.uint64(1)
+    rt = core.reserve_top(s, game)
+    if rt >= 0:
+        n = _single_moves(rt, core.SRC_RESERVE, out, n, kids, fmask, space == 2, t0, t1, t2, t3)
+    wt = core.waste_top(s, game)
+    if wt >= 0:
+        n = _single_moves(wt, core.SRC_WASTE, out, n, kids, fmask, space >= 1, t0, t1, t2, t3)
+    any_runs = rules[core.R_MOVES] == core.MOVES_ANY
+    for c in range(core.N_COLS):
+        L = core.col_len(s, c)
+        if L == 0:
+            continue
+        top = core._pick4(c, t0, t1, t2, t3)
+        if fmask & (one << np.uint64(top)):
+            out[n] = core.encode_move(c, core.DST_FOUND, 1)
+            n += 1
+        k = 1
+        while k <= L:
+            unit = top if k == 1 else core.col_card(s, c, L - k, rules)
+            ubit = one << np.uint64(unit)
+            for d in range(core.N_COLS):
+                if d == c:
+                    continue
+                dt = core._pick4(d, t0, t1, t2, t3)
+                if dt < 0:
+                    if space == 2 and k < L:
+                        out[n] = core.encode_move(c, d, k)
+                        n += 1
+                elif kids[dt] & ubit:
+                    out[n] = core.encode_move(c, d, k)
+                    n += 1
+            # under moves=whole only the top card and the whole column leave
+            k = k + 1 if any_runs or k == L else L
+    if rules[core.R_WORRY] == 1:
+        for su in range(4):
+            ft = core.found_top(s, su, game)
+            if ft >= 0:
+                n = core._add_card_moves(
+                    s, ft, core.SRC_FOUND0 + su, game, rules, out, n, space, t0, t1, t2, t3
+                )
+    return n
+
+
+@njit(cache=True, inline="always")
+def _single_moves(card, src, out, n, kids, fmask, to_space, t0, t1, t2, t3):
+    """Moves of one reserve or waste card: its foundation, then columns 1-4."""
+    bit = np.uint64(1) << np.uint64(card)
+    if fmask & bit:
+        out[n] = core.encode_move(src, core.DST_FOUND, 1)
+        n += 1
+    for c in range(core.N_COLS):
+        top = core._pick4(c, t0, t1, t2, t3)
+        if (top < 0 and to_space) or (top >= 0 and kids[top] & bit):
+            out[n] = core.encode_move(src, c, 1)
+            n += 1
     return n
 
 
