@@ -63,7 +63,7 @@ def _print_human(r: SolveResult) -> None:
     click.echo(
         f"# {r.nodes} nodes, {r.seconds:.3f} s, {r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s, "
         f"{r.children} children, max depth {r.max_depth}, forced home (P1) {r.pruned}, "
-        f"cut by bound (B1) {r.cut}, dead ends {r.dead_ends}, "
+        f"cut by bound (B1) {r.cut}, dominated (E2) {r.dominated}, dead ends {r.dead_ends}, "
         f"table {r.peak_table_bytes / 2**20:.1f} MiB, reserve left {r.reserve_left}"
     )
 

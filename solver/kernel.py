@@ -26,57 +26,112 @@ RUNNING, WON, EXHAUSTED, TABLE_FULL, TOO_DEEP = 0, 1, 2, 3, 4
 ST_NODES, ST_DEPTH, ST_MAXDEPTH, ST_BEST, ST_BESTLEN, ST_ENTRIES, ST_PRUNED, ST_DEAD = range(8)
 ST_CHILDREN = 8  # children made (each applied, keyed and looked up)
 ST_CUT = 9  # positions not expanded because rule B1 says they cannot beat the best
-N_STATS = 10
+ST_DOMINATED = 10  # children skipped because rule E2 says a visited one dominates them
+N_STATS = 11
 
 # pruning rules (docs/solver.md), as bits of the ``prune`` mask
-P1_HOME, E1_CYCLE, B1_BOUND = 1, 2, 4
-ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND
+P1_HOME, E1_CYCLE, B1_BOUND, E2_POINTER = 1, 2, 4, 8
+ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND | E2_POINTER
 
 ATOMIC_MASK = (1 << 20) - 1
 
 
 @njit(cache=True, inline="always")
-def _hash(key):
+def _hash(key, k0):
+    """Hash of a key whose word 0 is replaced by ``k0`` (pointer taken out)."""
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(key.shape[0]):
-        h ^= key[i]
+        h ^= k0 if i == 0 else key[i]
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
     return h
 
 
+PTR_BITS = np.uint64(63) << np.uint64(20)  # the waste pointer in key word 0
+
+
 @njit(cache=True)
-def tt_insert(table, key, max_entries, stats):
-    """Insert ``key``; return 1 if new, 0 if present, -1 if the table is full.
+def tt_visit(table, key, dom, max_entries, stats):
+    """Record a visit of ``key``; return 1 to expand it, 0 to skip it, -1 if full.
 
     Row ``i`` of ``table`` is one slot: a non-zero tag (high hash bits, so most
-    mismatches cost one compare) followed by the whole key. Tag and key share a
-    row so that a probe touches one cache line, not two arrays.
+    mismatches cost one compare), the key with its waste pointer taken out,
+    and a mask of the waste pointers visited with that key (bit ``p``). Tag,
+    key and mask share a row so that a probe touches one cache line.
+
+    ``dom`` is the mask of pointers whose visit makes this one needless: the
+    pointer itself, plus those that dominate it (rule E2; ``dominators``).
+    A skipped position is counted in ``ST_DOMINATED`` unless it is a repeat.
     """
     cap = table.shape[0]
-    h = _hash(key)
+    kw = key.shape[0]
+    p = (key[0] >> np.uint64(20)) & np.uint64(63)
+    bit = np.uint64(1) << p
+    k0 = key[0] & ~PTR_BITS
+    h = _hash(key, k0)
     tag = (h >> np.uint64(32)) | np.uint64(1)
     i = np.int64(h & np.uint64(cap - 1))
-    kw = key.shape[0]
     while True:
         t = table[i, 0]
         if t == 0:
             if stats[ST_ENTRIES] >= max_entries:
                 return -1
             table[i, 0] = tag
-            for w in range(kw):
+            table[i, 1] = k0
+            for w in range(1, kw):
                 table[i, w + 1] = key[w]
+            table[i, kw + 1] = bit
             stats[ST_ENTRIES] += 1
             return 1
-        if t == tag:
+        if t == tag and table[i, 1] == k0:
             same = True
-            for w in range(kw):
+            for w in range(1, kw):
                 if table[i, w + 1] != key[w]:
                     same = False
                     break
             if same:
-                return 0
+                seen = table[i, kw + 1]
+                if seen & bit:
+                    return 0
+                if seen & dom:
+                    stats[ST_DOMINATED] += 1
+                    return 0
+                table[i, kw + 1] = seen | bit
+                return 1
         i = (i + 1) & (cap - 1)
+
+
+@njit(cache=True)
+def dominators(s, game, rules, use_e2):
+    """Mask of the waste pointers whose visit makes a visit of ``s`` needless.
+
+    Rule E2 (unlimited passes, after E1): a position on the stock cycle
+    (pointer 0) is dominated by the same position at any pointer; one off the
+    cycle, with ``j`` live cards in the waste, by the same position with ``i``
+    live cards in the waste for every ``i <= j`` with ``i = j`` (mod draw),
+    since draws from ``i`` reach ``j``. Without E2, only the pointer itself.
+    """
+    p = core.waste_ptr(s)
+    own = np.uint64(1) << np.uint64(p)
+    if not use_e2:
+        return own
+    if p == 0:
+        return ~np.uint64(0)
+    draw = rules[core.R_DRAW]
+    ns = game[core.G_NSTOCK]
+    j = core.live_below(s, ns, p)
+    mask = own
+    live = ~s[1] & ((np.uint64(1) << np.uint64(p)) - np.uint64(1))
+    i = 0
+    q = 0
+    while live != np.uint64(0):
+        if live & np.uint64(1):
+            i += 1
+            if (j - i) % draw == 0:
+                mask |= np.uint64(1) << np.uint64(q + 1)
+        live >>= np.uint64(1)
+        q += 1
+    return mask
 
 
 @njit(cache=True)
@@ -451,7 +506,8 @@ def search(
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS_K + 64, np.int64)
-    key = np.zeros(table.shape[1] - 1, np.uint64)
+    key = np.zeros(table.shape[1] - 2, np.uint64)
+    use_e2 = (prune & E2_POINTER) != 0 and (prune & E1_CYCLE) != 0 and rules[core.R_PASSES] == 0
     max_depth = states.shape[0]
     room = mstack.shape[0]
     use_bound = (prune & B1_BOUND) != 0 and bound_applies(rules)
@@ -489,7 +545,8 @@ def search(
         if prune & E1_CYCLE:
             canon_stock(child, game, rules)
         core.canonical_key(child, rules, key)
-        ins = tt_insert(table, key, max_entries, stats)
+        dom = dominators(child, game, rules, use_e2)
+        ins = tt_visit(table, key, dom, max_entries, stats)
         if ins == -1:
             imove[d] -= 1
             stats[ST_DEPTH] = d
@@ -539,7 +596,7 @@ def root_setup(
 ):
     """Put the root on the stack and in the table."""
     ubound[0] = -1  # the root's bound is not known: its children compute theirs
-    key = np.zeros(table.shape[1] - 1, np.uint64)
+    key = np.zeros(table.shape[1] - 2, np.uint64)
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS_K + 64, np.int64)
     states[0, :] = s0
@@ -547,7 +604,7 @@ def root_setup(
         canon_stock(states[0], game, rules)
     s0 = states[0]
     core.canonical_key(s0, rules, key)
-    tt_insert(table, key, max_entries, stats)
+    tt_visit(table, key, dominators(s0, game, rules, False), max_entries, stats)
     stats[ST_BEST] = core.banked(s0)
     stats[ST_BESTLEN] = 0
     mbase[0] = 0
@@ -569,7 +626,7 @@ def tt_rehash(old, new):
     for i in range(old.shape[0]):
         if old[i, 0] == 0:
             continue
-        h = _hash(old[i, 1:])
+        h = _hash(old[i, 1:-1], old[i, 1])
         j = np.int64(h & np.uint64(cap - 1))
         while new[j, 0] != 0:
             j = (j + 1) & (cap - 1)

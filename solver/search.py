@@ -49,6 +49,7 @@ class SolveResult:
     pruned: int = 0
     dead_ends: int = 0
     cut: int = 0
+    dominated: int = 0
     children: int = 0
     version: str = __version__
     picks: dict[str, dict] = field(default_factory=dict)
@@ -103,7 +104,12 @@ def parse_bytes(text: str | int) -> int:
     return value
 
 
-PRUNING_RULES = {"P1": kernel.P1_HOME, "E1": kernel.E1_CYCLE, "B1": kernel.B1_BOUND}
+PRUNING_RULES = {
+    "P1": kernel.P1_HOME,
+    "E1": kernel.E1_CYCLE,
+    "E2": kernel.E2_POINTER,
+    "B1": kernel.B1_BOUND,
+}
 
 
 def prune_mask(prune: bool | str | Iterable[str]) -> int:
@@ -185,7 +191,7 @@ class Solver:
         )
 
     def _table(self, cap: int, kw: int) -> np.ndarray:
-        return np.zeros((cap, kw + 1), np.uint64)
+        return np.zeros((cap, kw + 2), np.uint64)  # tag, key, visited pointers
 
     def solve(
         self,
@@ -197,7 +203,7 @@ class Solver:
         t0 = time.perf_counter()
         game, rules = position.game.arr, position.game.rules
         kw = core.key_words(int(rules[core.R_BUILD]))
-        entry = (kw + 1) * 8
+        entry = (kw + 2) * 8
         max_cap = 1 << max(10, (self.memory // entry).bit_length() - 1)
         # a node budget says how many entries the table can need: start there
         # and never rehash; otherwise start small and grow
@@ -298,6 +304,7 @@ class Solver:
             pruned=int(stats[kernel.ST_PRUNED]),
             dead_ends=int(stats[kernel.ST_DEAD]),
             cut=int(stats[kernel.ST_CUT]),
+            dominated=int(stats[kernel.ST_DOMINATED]),
             children=int(stats[kernel.ST_CHILDREN]),
         )
 

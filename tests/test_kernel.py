@@ -114,3 +114,47 @@ def test_the_undo_move_is_the_only_child_left_out(profile):
                 assert gone[0][1] == pos.key()
                 dropped += 1
     assert dropped >= 5
+
+
+def reach(pos: Position) -> set[int]:
+    """Waste pointers that draws and redeals alone bring ``pos`` to."""
+    seen = set()
+    cur = pos
+    while int(core.waste_ptr(cur.state)) not in seen:
+        seen.add(int(core.waste_ptr(cur.state)))
+        steps = [m for m in cur.legal_moves() if m.is_stock]
+        if not steps:
+            break
+        cur = cur.apply(steps[0])
+    return seen
+
+
+@pytest.mark.parametrize("profile", ["strict", "hevagames", "strict:draw=1"])
+def test_dominators_are_exactly_the_pointers_that_reach_more(profile):
+    # rule E2: pointer q dominates pointer p of the same position when every
+    # waste position p reaches, q reaches too. Pointers are compared as the
+    # search stores them: E1 puts every on-cycle pointer at 0.
+    checked = 0
+    for pos in positions(profile, games=6, seed=9):
+        canon = pos.state.copy()
+        kernel.canon_stock(canon, pos.game.arr, pos.game.rules)
+        p = int(core.waste_ptr(canon))
+        mask = int(kernel.dominators(canon, pos.game.arr, pos.game.rules, True))
+        live = [i for i in range(len(pos.game.stock)) if not core.stock_removed(pos.state, i)]
+        for q in [0] + [i + 1 for i in live]:
+            other = canon.copy()
+            core.set_waste_ptr(other, q)
+            kernel.canon_stock(other, pos.game.arr, pos.game.rules)
+            if int(core.waste_ptr(other)) != q:
+                continue  # not a pointer the search stores (E1 maps it to 0)
+            mine = reach(Position(pos.game, canon))
+            theirs = reach(Position(pos.game, other))
+            assert bool(mask >> q & 1) == (mine <= theirs), (pos.show(), p, q)
+            checked += 1
+    assert checked >= 50
+
+
+def test_without_e2_only_the_pointer_itself_counts():
+    pos = positions("strict", games=1, seed=2)[-1]
+    mask = int(kernel.dominators(pos.state, pos.game.arr, pos.game.rules, False))
+    assert mask == 1 << int(core.waste_ptr(pos.state))

@@ -126,7 +126,7 @@ def test_solver_matches_brute_force_on_late_positions(profile, stock_left, cap):
 
 
 def test_pruning_on_and_off_agree_on_deals():
-    """Rule P1 must change neither the verdict nor the banked count."""
+    """The pruning rules together must change neither the verdict nor the banked count."""
     on, off = Solver(1 << 27, prune=True), Solver(1 << 27, prune=False)
     both = 0
     for profile in ("strict", "hevagames"):
@@ -140,6 +140,26 @@ def test_pruning_on_and_off_agree_on_deals():
             assert not (a.result == "won" and b.result == "lost")
             assert not (a.result == "lost" and b.result == "won")
     assert both >= 25
+
+
+@pytest.mark.parametrize("rule", ["P1", "E1", "E2"])
+def test_each_rule_on_and_off_agree_on_deals(rule):
+    """Each rule alone: all rules on against all but this one."""
+    others = [r for r in ("P1", "E1", "E2", "B1") if r != rule]
+    on, off = Solver(1 << 27, prune=True), Solver(1 << 27, prune=others)
+    both = differ_in_search = 0
+    for profile in ("strict", "hevagames"):
+        for deal in range(0, 20):
+            pos = Position.from_deal(deal, profile)
+            a = on.solve(pos, seconds=60, nodes=30_000)
+            b = off.solve(pos, seconds=60, nodes=30_000)
+            differ_in_search += (a.nodes, a.children) != (b.nodes, b.children)
+            if a.decided and b.decided:
+                both += 1
+                assert (a.result, a.banked) == (b.result, b.banked), (profile, deal)
+            assert {a.result, b.result} != {"won", "lost"}, (profile, deal)
+    assert both >= 20
+    assert differ_in_search > 0, f"switching {rule} off changed no search: it was never used"
 
 
 # Rainbow (draw 1, one pass) rarely comes out: deal 1 is a known win.
