@@ -51,7 +51,7 @@ PTR_BITS = np.uint64(63) << np.uint64(20)  # the waste pointer in key word 0
 
 
 @njit(cache=True)
-def tt_visit(table, key, dom, max_entries, stats):
+def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
     """Record a visit of ``key``; return 1 to expand it, 0 to skip it, -1 if full.
 
     Row ``i`` of ``table`` is one slot: a non-zero tag (high hash bits, so most
@@ -59,9 +59,11 @@ def tt_visit(table, key, dom, max_entries, stats):
     and a mask of the waste pointers visited with that key (bit ``p``). Tag,
     key and mask share a row so that a probe touches one cache line.
 
-    ``dom`` is the mask of pointers whose visit makes this one needless: the
-    pointer itself, plus those that dominate it (rule E2; ``dominators``).
-    A skipped position is counted in ``ST_DOMINATED`` unless it is a repeat.
+    A position ``s`` is skipped when a pointer whose visit makes this one
+    needless was visited: the pointer itself, or with ``use_e2`` one that
+    dominates it (rule E2; :func:`dominators`, worked out only when the key
+    was seen with other pointers). A skip other than a repeat is counted in
+    ``ST_DOMINATED``.
     """
     cap = table.shape[0]
     kw = key.shape[0]
@@ -93,7 +95,7 @@ def tt_visit(table, key, dom, max_entries, stats):
                 seen = table[i, kw + 1]
                 if seen & bit:
                     return 0
-                if seen & dom:
+                if use_e2 and seen & dominators(s, game, rules, True):
                     stats[ST_DOMINATED] += 1
                     return 0
                 table[i, kw + 1] = seen | bit
@@ -545,8 +547,7 @@ def search(
         if prune & E1_CYCLE:
             canon_stock(child, game, rules)
         core.canonical_key(child, rules, key)
-        dom = dominators(child, game, rules, use_e2)
-        ins = tt_visit(table, key, dom, max_entries, stats)
+        ins = tt_visit(table, key, child, game, rules, use_e2, max_entries, stats)
         if ins == -1:
             imove[d] -= 1
             stats[ST_DEPTH] = d
@@ -604,7 +605,7 @@ def root_setup(
         canon_stock(states[0], game, rules)
     s0 = states[0]
     core.canonical_key(s0, rules, key)
-    tt_visit(table, key, dominators(s0, game, rules, False), max_entries, stats)
+    tt_visit(table, key, s0, game, rules, False, max_entries, stats)
     stats[ST_BEST] = core.banked(s0)
     stats[ST_BESTLEN] = 0
     mbase[0] = 0
