@@ -120,18 +120,37 @@ def banked_bound(s, game, rules, ws):
 
 
 @njit(cache=True)
-def bound_after_move(s, game, rules, ws, move, parent_bound):
+def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
     """:func:`banked_bound` of ``s``, reached by the atomic ``move`` from a
     position whose bound was ``parent_bound`` (-1: unknown).
 
-    A move that banks no card and moves one card ``x`` changes the frozen set
-    only through ``x``'s new link (``docs/solver.md``). If that link cannot be
-    frozen even when every other link is claimed, the bound is the parent's,
-    and the fixed point is not computed.
+    Most moves change the frozen set only through one link (``docs/solver.md``):
+
+    * a single card ``x`` moved onto a column, banking nothing: ``x``'s new
+      link;
+    * a card banked (``banked_card``): the links of the cards built on it
+      (``kids[banked_card]``, a mask), which lose a possible parent.
+
+    If none of those links can be frozen even when every other link is
+    claimed, the frozen set and the bound are the parent's, and the fixed
+    point is not computed.
     """
     _decode(s, game, rules, ws)
+    if parent_bound < 0:
+        return _settle(ws)
     dst = core.move_dst(move)
-    if parent_bound >= 0 and dst < core.N_COLS and core.move_count(move) == 1:
+    if dst == core.DST_FOUND:
+        ks = kids[banked_card]
+        for x in range(52):
+            if ks == np.uint64(0):
+                break
+            if ks & np.uint64(1):
+                c = ws[W_COL + x]
+                if c >= 0 and ws[W_HEIGHT + x] >= 1 and _link_frozen(ws, x, c, ws[W_HEIGHT + x]):
+                    return _settle(ws)
+            ks >>= np.uint64(1)
+        return parent_bound
+    if core.move_count(move) == 1:
         hx = core.col_len(s, dst) - 1
         if hx < 1:
             return parent_bound  # x starts a column: no new link

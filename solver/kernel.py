@@ -359,6 +359,16 @@ def _single_moves(card, src, out, n, kids, fmask, to_space, t0, t1, t2, t3):
 
 
 @njit(cache=True, inline="always")
+def _banked_card(s, parent, game):
+    """The card ``s`` has on a foundation that ``parent`` had not (-1: none)."""
+    for su in range(4):
+        f = core.found_count(s, su)
+        if f != core.found_count(parent, su):
+            return su * 13 + (game[core.G_BASE] + f - 1) % 13
+    return -1
+
+
+@njit(cache=True, inline="always")
 def _col_takes(s, c, rules, kids, takes_space):
     """Mask of the waste cards column ``c`` takes now (all of them when empty
     and open to the waste)."""
@@ -570,7 +580,16 @@ def search(
             return WON
         mbase[d] = top
         if use_bound:
-            u = bound_after_move(child, game, rules, ws, mac & ATOMIC_MASK, ubound[d - 1])
+            u = bound_after_move(
+                child,
+                game,
+                rules,
+                ws,
+                a,
+                ubound[d - 1],
+                _banked_card(child, states[d - 1], game),
+                kids,
+            )
             ubound[d] = u
             if u <= stats[ST_BEST]:
                 nmoves[d] = 0  # rule B1: nothing below here banks more than the best

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from reference_bound import ref_bound, ref_bound_applies
 from reference_rules import builds_on, ref_from_snapshot
@@ -18,6 +19,7 @@ from solver.bound import (
     new_workspace,
     set_parents,
 )
+from solver.kernel import kid_masks
 from solver.search import Solver
 
 # every preset and override under which rule B1 holds
@@ -38,6 +40,11 @@ def dealt(deal: int, profile: str) -> Position:
     if parse_profile(profile).layout == "selective":
         pick = Position.from_deal(deal, "strict").game.deal[13]
     return Position.from_deal(deal, profile, pick=pick)
+
+
+def on_foundations(pos: Position) -> set[int]:
+    base = pos.game.base
+    return {su * 13 + (base + k) % 13 for su, n in enumerate(pos.foundations()) for k in range(n)}
 
 
 def fast_bound(pos: Position) -> int:
@@ -231,8 +238,19 @@ def test_bound_after_a_move_equals_the_bound_computed_afresh(profile):
             child = pos.apply(move)
             ws = new_workspace()
             set_parents(ws, child.game.arr, child.game.rules)
+            kids = np.empty(52, np.uint64)
+            kid_masks(child.game.arr, child.game.rules, kids)
+            gained = [c for c in range(52) if c not in on_foundations(pos)]
+            gained = [c for c in gained if c in on_foundations(child)]
             got = bound_after_move(
-                child.state, child.game.arr, child.game.rules, ws, move.code(), parent
+                child.state,
+                child.game.arr,
+                child.game.rules,
+                ws,
+                move.code(),
+                parent,
+                gained[0] if gained else -1,
+                kids,
             )
             want = fast_bound(child)
             assert got == want, (pos.show(), str(move))
