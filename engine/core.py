@@ -282,6 +282,22 @@ def col_top(s, c, rules):
 
 
 @njit(cache=True)
+def col_tops(s, rules):
+    """The four column tops (-1 for an empty column).
+
+    The column numbers are run-time values, not literals: numba compiles a
+    callee once more for every literal argument it is handed.
+    """
+    c = s.shape[0] - s.shape[0]
+    return (
+        col_top(s, c, rules),
+        col_top(s, c + 1, rules),
+        col_top(s, c + 2, rules),
+        col_top(s, c + 3, rules),
+    )
+
+
+@njit(cache=True)
 def col_push(s, c, card, rules):
     """Put ``card`` on column ``c`` (legality is the caller's business)."""
     w = COL0 + 2 * c
@@ -469,18 +485,17 @@ def card_moves(s, game, rules, out):
 
     Order: reserve, waste, columns, foundation tops (worry).
     """
-    n = 0
+    # run-time zeros, not literals, so that callees compile once (see col_tops)
+    n = s.shape[0] - s.shape[0]
     space = space_open(s, rules)
-    t0 = col_top(s, 0, rules)
-    t1 = col_top(s, 1, rules)
-    t2 = col_top(s, 2, rules)
-    t3 = col_top(s, 3, rules)
+    t0, t1, t2, t3 = col_tops(s, rules)
     rt = reserve_top(s, game)
     if rt >= 0:
-        n = _add_card_moves(s, rt, SRC_RESERVE, game, rules, out, n, space, t0, t1, t2, t3)
+        n = _add_card_moves(s, rt, SRC_RESERVE + n, game, rules, out, n, space, t0, t1, t2, t3)
     wt = waste_top(s, game)
     if wt >= 0:
-        n = _add_card_moves(s, wt, SRC_WASTE, game, rules, out, n, space, t0, t1, t2, t3)
+        n0 = n - n
+        n = _add_card_moves(s, wt, SRC_WASTE + n0, game, rules, out, n, space, t0, t1, t2, t3)
     any_runs = rules[R_MOVES] == MOVES_ANY
     base, build, wrap = game[G_BASE], rules[R_BUILD], rules[R_WRAP]
     for c in range(N_COLS):
@@ -550,7 +565,7 @@ def apply_move(s, m, game, rules):
         if dst == DST_FOUND:
             card = col_top(s, src, rules)
             set_found_count(s, card // 13, found_count(s, card // 13) + 1)
-            col_pop(s, src, 1, rules)
+            col_pop(s, src, np.int64(1), rules)
         else:
             col_move(s, src, dst, k, rules)
         auto_fill(s, game, rules)

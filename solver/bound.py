@@ -39,7 +39,9 @@ W_BY_ORDER = 156  # card of suit su and order k at su * 13 + k
 W_HI, W_FOUND = 208, 212  # highest frozen link per column, foundation counts
 W_PARENTS = 216  # up to 4 cards each card may be built on, -1 padded
 W_CARDS = W_PARENTS + 52 * 4  # the card at height h of column c at c * 64 + h
-WORK_LEN = W_CARDS + 64 * 4
+W_PMASK = W_CARDS + 64 * 4  # bit mask of the cards each card may be built on
+W_EXPOSED = W_PMASK + 52  # mask of the cards that are, or may become, column tops now
+WORK_LEN = W_EXPOSED + 1
 
 
 def new_workspace():
@@ -53,10 +55,12 @@ def set_parents(ws, game, rules):
     base, build, wrap = game[core.G_BASE], rules[core.R_BUILD], rules[core.R_WRAP]
     for x in range(52):
         n = 0
+        ws[W_PMASK + x] = 0
         for sp in range(4):
             p = sp * 13 + (x % 13 + 1) % 13
             if core.builds_on_s(x, p, base, build, wrap):
                 ws[W_PARENTS + 4 * x + n] = p
+                ws[W_PMASK + x] |= 1 << p
                 n += 1
         for i in range(n, 4):
             ws[W_PARENTS + 4 * x + i] = -1
@@ -76,6 +80,8 @@ def _stuck(ws, card):
 def _link_frozen(ws, x, c, hx):
     """Whether the link of ``x`` (at height ``hx`` of column ``c``) onto the
     card below it holds for ever, given the frozen links claimed in ``ws``."""
+    if ws[W_PMASK + x] & ws[W_EXPOSED]:
+        return False  # a parent is a column top, or off the tableau and not banked
     for i in range(4):
         p = ws[W_PARENTS + 4 * x + i]
         if p < 0:
@@ -163,13 +169,18 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
 def _decode(s, game, rules, ws):
     """Fill the per-position tables and claim every column's top link."""
     base = game[core.G_BASE]
+    banked = 0
     for su in range(4):
-        ws[W_FOUND + su] = core.found_count(s, su)
+        f = core.found_count(s, su)
+        ws[W_FOUND + su] = f
         for k in range(13):
             card = su * 13 + (base + k) % 13
             ws[W_BY_ORDER + su * 13 + k] = card
             ws[W_ORDER + card] = k
             ws[W_COL + card] = -1
+            if k < f:
+                banked |= 1 << card
+    covered = 0  # column cards under another card: never a top while so
     for c in range(core.N_COLS):
         n = core.col_len(s, c)
         for h in range(n):
@@ -177,7 +188,10 @@ def _decode(s, game, rules, ws):
             ws[W_COL + card] = c
             ws[W_HEIGHT + card] = h
             ws[W_CARDS + 64 * c + h] = card
+            if h < n - 1:
+                covered |= 1 << card
         ws[W_HI + c] = n - 1 if n >= 2 else 0
+    ws[W_EXPOSED] = ((1 << 52) - 1) & ~covered & ~banked
 
 
 @njit(cache=True)

@@ -189,10 +189,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C
         f = core.found_count(s, su)
         if f < 13:
             fmask |= np.uint64(1) << np.uint64(su * 13 + (base + f) % 13)
-    t0 = core.col_top(s, 0, rules)
-    t1 = core.col_top(s, 1, rules)
-    t2 = core.col_top(s, 2, rules)
-    t3 = core.col_top(s, 3, rules)
+    t0, t1, t2, t3 = core.col_tops(s, rules)
     n_at = _card_moves(s, game, rules, buf, kids, fmask, space, t0, t1, t2, t3)
     if prune & P1_HOME and rules[core.R_WORRY] == 0:
         for i in range(n_at):
@@ -215,7 +212,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C
         if m == back:
             continue
         out[n] = m | here
-        scores[n] = _score(s, m, rules, 0)
+        scores[n] = _score(s, m, rules, np.int64(0))
         n += 1
     # stock cycle: each waste top that draws and redeals alone bring up.
     # Work on the list of live stock positions: a draw advances an index.
@@ -236,10 +233,10 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C
     r = r0
     one = np.uint64(1)
     takes_space = space >= 1  # waste cards: space 1 (waste only) or 2 (any)
-    k0 = _col_takes(s, 0, rules, kids, takes_space)
-    k1 = _col_takes(s, 1, rules, kids, takes_space)
-    k2 = _col_takes(s, 2, rules, kids, takes_space)
-    k3 = _col_takes(s, 3, rules, kids, takes_space)
+    k0 = _col_takes(t0, kids, takes_space)
+    k1 = _col_takes(t1, kids, takes_space)
+    k2 = _col_takes(t2, kids, takes_space)
+    k3 = _col_takes(t3, kids, takes_space)
     seen = np.uint64(1) << np.uint64(j)
     steps = 0
     while True:
@@ -369,12 +366,12 @@ def _banked_card(s, parent, game):
 
 
 @njit(cache=True, inline="always")
-def _col_takes(s, c, rules, kids, takes_space):
-    """Mask of the waste cards column ``c`` takes now (all of them when empty
-    and open to the waste)."""
-    if core.col_len(s, c) == 0:
+def _col_takes(top, kids, takes_space):
+    """Mask of the waste cards a column with this top takes now (all of them
+    when it is empty, -1, and open to the waste)."""
+    if top < 0:
         return ~np.uint64(0) if takes_space else np.uint64(0)
-    return kids[core.col_top(s, c, rules)]
+    return kids[top]
 
 
 @njit(cache=True)
@@ -624,13 +621,16 @@ def root_setup(
         canon_stock(states[0], game, rules)
     s0 = states[0]
     core.canonical_key(s0, rules, key)
-    tt_visit(table, key, s0, game, rules, False, max_entries, stats)
+    no_e2 = prune < 0  # False, typed (bool, not a literal) as in the search
+    tt_visit(table, key, s0, game, rules, no_e2, max_entries, stats)
     stats[ST_BEST] = core.banked(s0)
     stats[ST_BESTLEN] = 0
     mbase[0] = 0
     kids = np.empty(52, np.uint64)
     kid_masks(game, rules, kids)
-    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS_K], buf, scratch, prune, kids, -1)
+    imove[0] = 0
+    no_back = imove[0] - 1  # -1, typed as the search's own call types it: one compile
+    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS_K], buf, scratch, prune, kids, no_back)
     if n == -1:
         n = 1
     nmoves[0] = n
