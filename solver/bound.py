@@ -51,8 +51,14 @@ def new_workspace():
 
 @njit(cache=True)
 def set_parents(ws, game, rules):
-    """Record, for every card, the cards it may be built on under these rules."""
+    """Record what never changes in a game: every card's order in its suit,
+    and the cards each card may be built on under these rules."""
     base, build, wrap = game[core.G_BASE], rules[core.R_BUILD], rules[core.R_WRAP]
+    for su in range(4):
+        for k in range(13):
+            card = su * 13 + (base + k) % 13
+            ws[W_BY_ORDER + su * 13 + k] = card
+            ws[W_ORDER + card] = k
     for x in range(52):
         n = 0
         ws[W_PMASK + x] = 0
@@ -168,23 +174,33 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
 @njit(cache=True)
 def _decode(s, game, rules, ws):
     """Fill the per-position tables and claim every column's top link."""
-    base = game[core.G_BASE]
     banked = 0
     for su in range(4):
         f = core.found_count(s, su)
         ws[W_FOUND + su] = f
-        for k in range(13):
-            card = su * 13 + (base + k) % 13
-            ws[W_BY_ORDER + su * 13 + k] = card
-            ws[W_ORDER + card] = k
-            ws[W_COL + card] = -1
-            if k < f:
-                banked |= 1 << card
+        for k in range(f):
+            banked |= 1 << ws[W_BY_ORDER + su * 13 + k]
+    for card in range(52):
+        ws[W_COL + card] = -1
+    alt = rules[core.R_BUILD] == core.BUILD_ALT
     covered = 0  # column cards under another card: never a top while so
     for c in range(core.N_COLS):
-        n = core.col_len(s, c)
+        w = s[core.COL0 + 2 * c]
+        n = np.int64(w & np.uint64(63))
+        card = np.int64((w >> np.uint64(6)) & np.uint64(63))
+        rank = card % 13
+        red = card // 13 == 1 or card // 13 == 2
         for h in range(n):
-            card = core.col_card(s, c, h, rules)
+            if h > 0:
+                if alt:
+                    # one rank down, the other colour, the suit by its choice bit
+                    rank = rank - 1 if rank > 0 else 12
+                    red = not red
+                    bit = (w >> np.uint64(12 + h - 1)) & np.uint64(1)
+                    su = (2 if bit else 1) if red else (3 if bit else 0)
+                    card = su * 13 + rank
+                else:
+                    card = core.col_card(s, c, h, rules)
             ws[W_COL + card] = c
             ws[W_HEIGHT + card] = h
             ws[W_CARDS + 64 * c + h] = card
