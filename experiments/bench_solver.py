@@ -2,6 +2,9 @@
 
 Run as ``canfield bench solver`` or ``python -m experiments.bench_solver``.
 Writes one CSV row per (profile, deal) and prints a summary per profile.
+"States" are positions entered (new to the table: expanded, or cut by rule
+B1); "children" are positions generated (each move applied, keyed and looked
+up in the table, repeats and dominated ones included).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ FIELDS = [
     "banked",
     "seconds",
     "nodes",
+    "children",
+    "cut",
+    "dominated",
     "peak_table_bytes",
     "stop_reason",
     "reserve_left",
@@ -46,6 +52,9 @@ def summarise(rows: list[dict]) -> dict:
         "max_s": float(secs.max()),
         "total_s": float(secs.sum()),
         "states_per_s": float(nodes.sum() / max(secs.sum(), 1e-9)),
+        "children_per_s": float(
+            sum(r.get("children", 0) for r in rows) / max(secs.sum(), 1e-9)
+        ),
         "mean_banked": float(np.mean([r["banked"] for r in rows])),
         "peak_table_mib": max(r["peak_table_bytes"] for r in rows) / 2**20,
     }
@@ -75,7 +84,8 @@ def run_bench(profiles: list[str], deals: range, seconds: float, memory: int, ou
                 f"{prof:12s} decided {s['decided_pct']:5.1f}%  won {s['won']} lost {s['lost']} "
                 f"unknown {s['unknown']}  median {s['median_s'] * 1000:.1f} ms  "
                 f"p95 {s['p95_s']:.2f} s  max {s['max_s']:.2f} s  "
-                f"{s['states_per_s']:,.0f} states/s  mean banked {s['mean_banked']:.2f}  "
+                f"{s['states_per_s']:,.0f} states/s ({s['children_per_s']:,.0f} children/s)  "
+                f"mean banked {s['mean_banked']:.2f}  "
                 f"peak table {s['peak_table_mib']:.0f} MiB  wall {wall:.0f} s"
             )
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
