@@ -52,9 +52,7 @@ def summarise(rows: list[dict]) -> dict:
         "max_s": float(secs.max()),
         "total_s": float(secs.sum()),
         "states_per_s": float(nodes.sum() / max(secs.sum(), 1e-9)),
-        "children_per_s": float(
-            sum(r.get("children", 0) for r in rows) / max(secs.sum(), 1e-9)
-        ),
+        "children_per_s": float(sum(r.get("children", 0) for r in rows) / max(secs.sum(), 1e-9)),
         "mean_banked": float(np.mean([r["banked"] for r in rows])),
         "peak_table_mib": max(r["peak_table_bytes"] for r in rows) / 2**20,
     }
