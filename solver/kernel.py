@@ -231,12 +231,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C
     draw = rules[core.R_DRAW]
     passes = rules[core.R_PASSES]
     r = r0
-    one = np.uint64(1)
     takes_space = space >= 1  # waste cards: space 1 (waste only) or 2 (any)
-    k0 = _col_takes(t0, kids, takes_space)
-    k1 = _col_takes(t1, kids, takes_space)
-    k2 = _col_takes(t2, kids, takes_space)
-    k3 = _col_takes(t3, kids, takes_space)
     seen = np.uint64(1) << np.uint64(j)
     steps = 0
     while True:
@@ -258,22 +253,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, kids, back):  # noqa: C
         pos = scratch[live_at + j - 1]
         wt = game[core.G_STOCK + pos]
         start = n
-        bit = one << np.uint64(wt)
-        if fmask & bit:
-            out[n] = core.encode_move(core.SRC_WASTE, core.DST_FOUND, 1)
-            n += 1
-        if k0 & bit:
-            out[n] = core.encode_move(core.SRC_WASTE, 0, 1)
-            n += 1
-        if k1 & bit:
-            out[n] = core.encode_move(core.SRC_WASTE, 1, 1)
-            n += 1
-        if k2 & bit:
-            out[n] = core.encode_move(core.SRC_WASTE, 2, 1)
-            n += 1
-        if k3 & bit:
-            out[n] = core.encode_move(core.SRC_WASTE, 3, 1)
-            n += 1
+        n = _single_moves(wt, core.SRC_WASTE, out, n, kids, fmask, takes_space, t0, t1, t2, t3)
         tag = ((pos + 1) << 20) | (r << 26)
         for q in range(start, n):
             scores[q] = _score(s, out[q], rules, steps)
@@ -363,15 +343,6 @@ def _banked_card(s, parent, game):
         if f != core.found_count(parent, su):
             return su * 13 + (game[core.G_BASE] + f - 1) % 13
     return -1
-
-
-@njit(cache=True, inline="always")
-def _col_takes(top, kids, takes_space):
-    """Mask of the waste cards a column with this top takes now (all of them
-    when it is empty, -1, and open to the waste)."""
-    if top < 0:
-        return ~np.uint64(0) if takes_space else np.uint64(0)
-    return kids[top]
 
 
 @njit(cache=True)

@@ -168,6 +168,10 @@ class Solver:
                 new[: prev.shape[0]] = prev
             setattr(self, name, new)
 
+    def _path(self) -> tuple[np.ndarray, ...]:
+        """The path arrays, in the order the kernels take them."""
+        return self.states, self.mstack, self.mbase, self.nmoves, self.imove, self.ubound
+
     def _grow_stack(self) -> bool:
         """Double the path arrays; False when that would pass ``MAX_DEPTH``."""
         depth = self.states.shape[0]
@@ -175,20 +179,6 @@ class Solver:
             return False
         self._stack(min(2 * depth, config.MAX_DEPTH))
         return True
-
-    def _stack_bytes(self) -> int:
-        return sum(
-            a.nbytes
-            for a in (
-                self.states,
-                self.mstack,
-                self.mbase,
-                self.nmoves,
-                self.imove,
-                self.ubound,
-                self.best_path,
-            )
-        )
 
     def _table(self, cap: int, kw: int) -> np.ndarray:
         return np.zeros((cap, kw + 2), np.uint64)  # tag, key, visited pointers
@@ -218,12 +208,7 @@ class Solver:
             position.state,
             game,
             rules,
-            self.states,
-            self.mstack,
-            self.mbase,
-            self.nmoves,
-            self.imove,
-            self.ubound,
+            *self._path(),
             table,
             int(cap * config.MAX_LOAD),
             stats,
@@ -258,12 +243,7 @@ class Solver:
             code = kernel.search(
                 game,
                 rules,
-                self.states,
-                self.mstack,
-                self.mbase,
-                self.nmoves,
-                self.imove,
-                self.ubound,
+                *self._path(),
                 table,
                 int(cap * config.MAX_LOAD),
                 stats,
