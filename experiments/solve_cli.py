@@ -14,7 +14,15 @@ from engine.formats import position_from_solvitaire, position_from_text
 from engine.position import Position, PositionError
 from engine.profiles import parse_profile
 from solver import config
-from solver.search import SolveResult, parse_bytes, parse_seconds, solve, solve_deal, warm_up
+from solver.search import (
+    SolveResult,
+    parse_bytes,
+    parse_seconds,
+    prune_mask,
+    solve,
+    solve_deal,
+    warm_up,
+)
 
 
 def _budgets(budget: str, memory: str | None) -> tuple[float, int]:
@@ -30,7 +38,9 @@ def _budgets(budget: str, memory: str | None) -> tuple[float, int]:
     return seconds, mem
 
 
-def _solve_line(line: str, profile: str, seconds: float, nodes, mem: int, pick) -> SolveResult:
+def _solve_line(
+    line: str, profile: str, seconds: float, nodes, mem: int, pick, prune=True
+) -> SolveResult:
     """One line of ``--file``: 52 card tokens, or a path to a position file."""
     text = line.strip()
     path = Path(text)
@@ -41,12 +51,12 @@ def _solve_line(line: str, profile: str, seconds: float, nodes, mem: int, pick) 
             if body.lstrip().startswith("{")
             else position_from_text(body, profile)
         )
-        return solve(pos, seconds, nodes, mem)
+        return solve(pos, seconds, nodes, mem, prune)
     if len(text.split()) == 1:
         raise PositionError(f"no such position file: {text}")
     if pick is not None:
-        return solve(Position.from_deal(text, profile, pick=pick), seconds, nodes, mem)
-    return solve_deal(text, profile, seconds, nodes, mem)
+        return solve(Position.from_deal(text, profile, pick=pick), seconds, nodes, mem, prune)
+    return solve_deal(text, profile, seconds, nodes, mem, prune)
 
 
 def _print_human(r: SolveResult) -> None:
@@ -93,11 +103,24 @@ def _print_human(r: SolveResult) -> None:
 )
 @click.option("--nodes", type=click.IntRange(min=1), help="Node budget per solve.")
 @click.option("--memory", help="Most transposition-table memory, e.g. 2GB (default 1GiB).")
+@click.option(
+    "--prune",
+    default="all",
+    show_default=True,
+    help="Pruning rules (docs/solver.md): all, none, or names such as P1,E1,E2.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
-def solve_cmd(deal, cards, file, position_file, profile, pick, budget, nodes, memory, as_json):
+def solve_cmd(
+    deal, cards, file, position_file, profile, pick, budget, nodes, memory, prune, as_json
+):
     """Solve deals or positions: won (with a solution), lost (proof) or unknown."""
     prof = parse_profile(profile).canonical()
     seconds, mem = _budgets(budget, memory)
+    rules = {"all": True, "none": False}.get(prune.strip().lower(), prune)
+    try:
+        prune_mask(rules)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     chosen = [x is not None for x in (deal, cards, file, position_file)]
     if sum(chosen) != 1:
         raise click.UsageError("give exactly one of --deal, --cards, --file or --position")
@@ -116,7 +139,7 @@ def solve_cmd(deal, cards, file, position_file, profile, pick, budget, nodes, me
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
-                r = _solve_line(line, prof, seconds, nodes, mem, pick_card)
+                r = _solve_line(line, prof, seconds, nodes, mem, pick_card, rules)
             except ValueError as exc:
                 raise PositionError(f"line {lineno}: {exc}") from None
             if as_json:
@@ -131,21 +154,21 @@ def solve_cmd(deal, cards, file, position_file, profile, pick, budget, nodes, me
             if body.lstrip().startswith("{")
             else position_from_text(body, prof)
         )
-        r = solve(pos, seconds, nodes, mem)
+        r = solve(pos, seconds, nodes, mem, rules)
     elif deal is not None:
         try:
             number = int(deal)
         except ValueError:
             raise click.UsageError(f"--deal takes a whole number, got {deal!r}") from None
         if pick_card is not None:
-            r = solve(Position.from_deal(number, prof, pick=pick_card), seconds, nodes, mem)
+            r = solve(Position.from_deal(number, prof, pick=pick_card), seconds, nodes, mem, rules)
         else:
-            r = solve_deal(number, prof, seconds, nodes, mem)
+            r = solve_deal(number, prof, seconds, nodes, mem, rules)
     else:
         if pick_card is not None:
-            r = solve(Position.from_deal(cards, prof, pick=pick_card), seconds, nodes, mem)
+            r = solve(Position.from_deal(cards, prof, pick=pick_card), seconds, nodes, mem, rules)
         else:
-            r = solve_deal(cards, prof, seconds, nodes, mem)
+            r = solve_deal(cards, prof, seconds, nodes, mem, rules)
     if as_json:
         click.echo(json.dumps(r.to_json()))
     else:

@@ -99,3 +99,21 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path):
         assert proc.returncode != 0, args
         assert "Traceback" not in proc.stderr + proc.stdout, args
         assert len(proc.stderr.strip().splitlines()) == 1, (args, proc.stderr)
+
+
+def test_prune_option_switches_rules_and_keeps_the_verdict():
+    outs = {}
+    for rules in ("all", "none", "P1,E1,E2"):
+        res = run("--deal", "9", "--prune", rules, "--json")
+        assert res.exit_code == 0, res.output
+        outs[rules] = json.loads(res.output.splitlines()[-1])
+    assert {(o["result"], o["banked"]) for o in outs.values()} == {("lost", 7)}
+    assert outs["none"]["nodes"] > outs["all"]["nodes"]
+    assert outs["none"]["dominated"] == 0 and outs["P1,E1,E2"]["cut"] == 0
+
+
+def test_unknown_pruning_rule_is_one_line_and_exit_2():
+    res = run("--deal", "9", "--prune", "Q7")
+    assert res.exit_code == 2
+    assert "unknown pruning rule 'Q7'" in res.output
+    assert "Traceback" not in res.output
