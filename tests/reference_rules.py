@@ -176,6 +176,18 @@ def builds_on(state: RefState, x: int, y: int) -> bool:
     return True
 
 
+def extend_run(state: RefState, column: list[int], free: list[int], rng, stop) -> None:
+    """Test helper: grow ``column`` (non-empty) with random cards of ``free``
+    that build on its top, until ``stop(column)`` or no card fits."""
+    while free and not stop(column):
+        fits = [c for c in free if builds_on(state, c, column[-1])]
+        if not fits:
+            break
+        card = rng.choice(fits)
+        free.remove(card)
+        column.append(card)
+
+
 def is_built_run(state: RefState, cards: list[int]) -> bool:
     """Whether ``cards`` (bottom..top) is one run built down under the current rules."""
     return all(builds_on(state, cards[i + 1], cards[i]) for i in range(len(cards) - 1))

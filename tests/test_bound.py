@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 from reference_bound import ref_bound, ref_bound_applies
-from reference_rules import builds_on, ref_from_snapshot
+from reference_rules import extend_run, ref_from_snapshot
 from test_solver import brute_force, late_positions
 
 from engine.position import Position
@@ -91,13 +91,7 @@ def tangled(profile: str, seed: int) -> Position:
         if not free:
             break
         col.append(free.pop())
-        while free and rng.random() < 0.93:
-            fits = [c for c in free if builds_on(probe, c, col[-1])]
-            if not fits:
-                break
-            card = rng.choice(fits)
-            free.remove(card)
-            col.append(card)
+        extend_run(probe, col, free, rng, lambda c: rng.random() >= 0.93)
     # the stock holds at most 34 cards: any more start in the reserve
     extra = max(0, len(free) - 34)
     reserve, free = free[:extra], free[extra:]

@@ -22,6 +22,7 @@ from reference_rules import (
     RefState,
     _auto_fill,
     builds_on,
+    extend_run,
     ref_apply,
     ref_from_snapshot,
     ref_initial,
@@ -276,13 +277,7 @@ def random_parts(rng: random.Random, profile) -> dict | None:
         col: list[int] = []
         if target and free:
             col.append(free.pop())
-        while len(col) < target:
-            fits = [c for c in free if builds_on(probe, c, col[-1])]
-            if not fits:
-                break
-            card = rng.choice(fits)
-            free.remove(card)
-            col.append(card)
+            extend_run(probe, col, free, rng, lambda c, target=target: len(c) >= target)
         columns.append(col)
     rng.shuffle(columns)
     rest = len(free)
