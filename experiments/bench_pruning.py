@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from engine.position import Position
+from engine.version import __version__
 from solver.search import PRUNING_RULES, Solver, warm_up
 
 
@@ -45,7 +46,11 @@ def compare(
         rows.append(
             {
                 "profile": profile,
+                "profile_full": pos.profile.full(),
                 "deal": d,
+                "budget_nodes": nodes,
+                "off": off,
+                "version": __version__,
                 "on_result": a.result,
                 "on_banked": a.banked,
                 "on_nodes": a.nodes,

@@ -17,10 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.profiles import parse_profile
 from solver.search import solve_deal, warm_up
 
 FIELDS = [
     "profile",
+    "profile_full",
     "deal",
     "result",
     "banked",
@@ -32,6 +34,9 @@ FIELDS = [
     "peak_table_bytes",
     "stop_reason",
     "reserve_left",
+    "budget_seconds",
+    "budget_memory",
+    "version",
 ]
 
 
@@ -71,8 +76,14 @@ def run_bench(profiles: list[str], deals: range, seconds: float, memory: int, ou
             t0 = time.perf_counter()
             for d in deals:
                 r = solve_deal(d, prof, seconds=seconds, memory=memory)
-                row = {k: getattr(r, k) for k in FIELDS if k not in ("profile", "deal")}
-                row.update(profile=prof, deal=d)
+                row = {k: getattr(r, k) for k in FIELDS if hasattr(r, k)}
+                row.update(
+                    profile=prof,
+                    profile_full=parse_profile(prof).full(),
+                    deal=d,
+                    budget_seconds=seconds,
+                    budget_memory=memory,
+                )
                 rows.append(row)
                 w.writerow(row)
                 fh.flush()
