@@ -377,6 +377,11 @@ def _fmt(x: float, digits: int = 1) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
+def _ivals(t: pd.DataFrame, mid: str, lo: str, hi: str, digits: int = 1) -> list[str]:
+    """A column of ``_ival`` strings from three columns of ``t``."""
+    return [_ival(m, a, b, digits) for m, a, b in zip(t[mid], t[lo], t[hi], strict=True)]
+
+
 def _ival(m: float, lo: float, hi: float, digits: int = 1) -> str:
     if math.isnan(m):
         return "-"
@@ -398,28 +403,16 @@ def summary_display(s: pd.DataFrame) -> pd.DataFrame:
             "won": s["won"],
             "lost": s["lost"],
             "unknown": s["unknown"],
-            "win % (decided) [95% Wilson]": [
-                _ival(m, lo, hi)
-                for m, lo, hi in zip(s["win_pct"], s["win_lo"], s["win_hi"], strict=True)
-            ],
+            "win % (decided) [95% Wilson]": _ivals(s, "win_pct", "win_lo", "win_hi"),
             "win % bounds (unknown=lost .. unknown=won)": [
                 f"{_fmt(lo)} .. {_fmt(hi)}"
                 for lo, hi in zip(s["win_lo_unknown_lost"], s["win_hi_unknown_won"], strict=True)
             ],
-            "mean banked [95%]": [
-                _ival(m, lo, hi, 2)
-                for m, lo, hi in zip(s["banked_mean"], s["banked_lo"], s["banked_hi"], strict=True)
-            ],
-            "mean banked, lost [95%]": [
-                _ival(m, lo, hi, 2)
-                for m, lo, hi in zip(
-                    s["banked_lost_mean"], s["banked_lost_lo"], s["banked_lost_hi"], strict=True
-                )
-            ],
-            "casino payout $ [95%]": [
-                _ival(m, lo, hi, 2)
-                for m, lo, hi in zip(s["casino_mean"], s["casino_lo"], s["casino_hi"], strict=True)
-            ],
+            "mean banked [95%]": _ivals(s, "banked_mean", "banked_lo", "banked_hi", 2),
+            "mean banked, lost [95%]": _ivals(
+                s, "banked_lost_mean", "banked_lost_lo", "banked_lost_hi", 2
+            ),
+            "casino payout $ [95%]": _ivals(s, "casino_mean", "casino_lo", "casino_hi", 2),
         }
     )
     return out
@@ -442,12 +435,9 @@ def paired_display(p: pd.DataFrame) -> pd.DataFrame:
             "McNemar exact p": [_pvalue(x) for x in p["mcnemar_exact_p"]],
             "chi2 (cc)": [_fmt(x, 2) for x in p["mcnemar_chi2"]],
             "chi2 p": [_pvalue(x) for x in p["mcnemar_chi2_p"]],
-            "banked A-B [95%]": [
-                _ival(m, lo, hi, 2)
-                for m, lo, hi in zip(
-                    p["banked_diff_mean"], p["banked_diff_lo"], p["banked_diff_hi"], strict=True
-                )
-            ],
+            "banked A-B [95%]": _ivals(
+                p, "banked_diff_mean", "banked_diff_lo", "banked_diff_hi", 2
+            ),
         }
     )
 
@@ -465,14 +455,8 @@ def players_display(t: pd.DataFrame) -> pd.DataFrame:
             "won": t["won"],
             "lost": t["lost"],
             "unknown": t["unknown"],
-            "win % (decided) [95% Wilson]": [
-                _ival(m, lo, hi)
-                for m, lo, hi in zip(t["win_pct"], t["win_lo"], t["win_hi"], strict=True)
-            ],
-            "mean banked [95%]": [
-                _ival(m, lo, hi, 2)
-                for m, lo, hi in zip(t["banked_mean"], t["banked_lo"], t["banked_hi"], strict=True)
-            ],
+            "win % (decided) [95% Wilson]": _ivals(t, "win_pct", "win_lo", "win_hi"),
+            "mean banked [95%]": _ivals(t, "banked_mean", "banked_lo", "banked_hi", 2),
             "reserve cleared % [95% Wilson]": [
                 f"{_ival(m, lo, hi)} ({k}/{n})"
                 for m, lo, hi, k, n in zip(
@@ -505,17 +489,9 @@ def gap_display(g: pd.DataFrame) -> pd.DataFrame:
             "only player": g["only_player"],
             "solver win %": [_fmt(x) for x in g["solver_win_pct"]],
             "player win %": [_fmt(x) for x in g["player_win_pct"]],
-            "gap, points [95% paired]": [
-                _ival(m, lo, hi)
-                for m, lo, hi in zip(g["gap_pct"], g["gap_lo"], g["gap_hi"], strict=True)
-            ],
+            "gap, points [95% paired]": _ivals(g, "gap_pct", "gap_lo", "gap_hi"),
             "McNemar exact p": [_pvalue(x) for x in g["mcnemar_exact_p"]],
-            "banked gap [95%]": [
-                _ival(m, lo, hi, 2)
-                for m, lo, hi in zip(
-                    g["banked_gap_mean"], g["banked_gap_lo"], g["banked_gap_hi"], strict=True
-                )
-            ],
+            "banked gap [95%]": _ivals(g, "banked_gap_mean", "banked_gap_lo", "banked_gap_hi", 2),
         }
     )
 
