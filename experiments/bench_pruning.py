@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 import time
 from pathlib import Path
 
@@ -30,7 +31,9 @@ def off_rules(off: str) -> bool | list[str]:
     drop = {name.strip().upper() for name in off.split(",")}
     unknown = drop - set(PRUNING_RULES)
     if unknown:
-        raise SystemExit(f"error: unknown pruning rule {sorted(unknown)} (known: all, P1, E1, B1)")
+        known = ", ".join(["all", *PRUNING_RULES])
+        print(f"error: unknown pruning rule {sorted(unknown)} (known: {known})", file=sys.stderr)
+        raise SystemExit(2)
     return [name for name in PRUNING_RULES if name not in drop]
 
 

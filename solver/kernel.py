@@ -548,16 +548,10 @@ def search(
             return WON
         mbase[d] = top
         if use_bound:
-            u = bound_after_move(
-                child,
-                game,
-                rules,
-                ws,
-                a,
-                ubound[d - 1],
-                _banked_card(child, states[d - 1], game),
-                kids,
-            )
+            banked_card = -1
+            if core.move_dst(a) == core.DST_FOUND:  # only then is it read
+                banked_card = _banked_card(child, states[d - 1], game)
+            u = bound_after_move(child, game, rules, ws, a, ubound[d - 1], banked_card, kids)
             ubound[d] = u
             if u <= stats[ST_BEST]:
                 nmoves[d] = 0  # rule B1: nothing below here banks more than the best
