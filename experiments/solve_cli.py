@@ -15,6 +15,7 @@ from engine.position import Position, PositionError
 from engine.profiles import parse_profile
 from solver import config
 from solver.search import (
+    STRATEGIES,
     SolveResult,
     parse_bytes,
     parse_seconds,
@@ -39,7 +40,7 @@ def _budgets(budget: str, memory: str | None) -> tuple[float, int]:
 
 
 def _solve_line(
-    line: str, profile: str, seconds: float, nodes, mem: int, pick, prune=True
+    line: str, profile: str, seconds: float, nodes, mem: int, pick, prune=True, strategy="dfs"
 ) -> SolveResult:
     """One line of ``--file``: 52 card tokens, or a path to a position file."""
     text = line.strip()
@@ -51,12 +52,13 @@ def _solve_line(
             if body.lstrip().startswith("{")
             else position_from_text(body, profile)
         )
-        return solve(pos, seconds, nodes, mem, prune)
+        return solve(pos, seconds, nodes, mem, prune, strategy)
     if len(text.split()) == 1:
         raise PositionError(f"no such position file: {text}")
     if pick is not None:
-        return solve(Position.from_deal(text, profile, pick=pick), seconds, nodes, mem, prune)
-    return solve_deal(text, profile, seconds, nodes, mem, prune)
+        pos = Position.from_deal(text, profile, pick=pick)
+        return solve(pos, seconds, nodes, mem, prune, strategy)
+    return solve_deal(text, profile, seconds, nodes, mem, prune, strategy)
 
 
 def _print_human(r: SolveResult) -> None:
@@ -74,7 +76,8 @@ def _print_human(r: SolveResult) -> None:
         f"# {r.nodes} nodes, {r.seconds:.3f} s, {r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s, "
         f"{r.children} children, max depth {r.max_depth}, forced home (P1) {r.pruned}, "
         f"cut by bound (B1) {r.cut}, dominated (E2) {r.dominated}, dead ends {r.dead_ends}, "
-        f"table {r.peak_table_bytes / 2**20:.1f} MiB, reserve left {r.reserve_left}"
+        f"{'memory' if r.strategy == 'layers' else 'table'} {r.peak_table_bytes / 2**20:.1f} MiB, "
+        f"reserve left {r.reserve_left}, strategy {r.strategy}"
     )
 
 
@@ -109,12 +112,37 @@ def _print_human(r: SolveResult) -> None:
     show_default=True,
     help="Pruning rules (docs/solver.md): all, none, or names such as P1,E1,E2.",
 )
+@click.option(
+    "--strategy",
+    type=click.Choice(STRATEGIES),
+    default="dfs",
+    show_default=True,
+    help="dfs finds wins fast; layers forgets finished layers of progress: "
+    "proofs in less memory, slow to find wins, not with worry (docs/solver.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
 def solve_cmd(
-    deal, cards, file, position_file, profile, pick, budget, nodes, memory, prune, as_json
+    deal,
+    cards,
+    file,
+    position_file,
+    profile,
+    pick,
+    budget,
+    nodes,
+    memory,
+    prune,
+    strategy,
+    as_json,
 ):
     """Solve deals or positions: won (with a solution), lost (proof) or unknown."""
-    prof = parse_profile(profile).canonical()
+    parsed = parse_profile(profile)
+    prof = parsed.canonical()
+    if strategy == "layers" and parsed.worry == "yes":
+        raise click.UsageError(
+            f"--strategy layers needs worry=no ({prof} lets cards come back, so "
+            "progress can fall); use --strategy dfs"
+        )
     seconds, mem = _budgets(budget, memory)
     rules = {"all": True, "none": False}.get(prune.strip().lower(), prune)
     try:
@@ -126,7 +154,7 @@ def solve_cmd(
         raise click.UsageError("give exactly one of --deal, --cards, --file or --position")
     pick_card = parse_card(pick) if pick else None
     t0 = time.perf_counter()
-    warm_up()
+    warm_up(strategy)
     compile_s = time.perf_counter() - t0
     if not as_json:
         click.echo(f"# compile/warm-up {compile_s:.2f} s")
@@ -139,7 +167,7 @@ def solve_cmd(
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
-                r = _solve_line(line, prof, seconds, nodes, mem, pick_card, rules)
+                r = _solve_line(line, prof, seconds, nodes, mem, pick_card, rules, strategy)
             except ValueError as exc:
                 raise PositionError(f"line {lineno}: {exc}") from None
             if as_json:
@@ -154,21 +182,23 @@ def solve_cmd(
             if body.lstrip().startswith("{")
             else position_from_text(body, prof)
         )
-        r = solve(pos, seconds, nodes, mem, rules)
+        r = solve(pos, seconds, nodes, mem, rules, strategy)
     elif deal is not None:
         try:
             number = int(deal)
         except ValueError:
             raise click.UsageError(f"--deal takes a whole number, got {deal!r}") from None
         if pick_card is not None:
-            r = solve(Position.from_deal(number, prof, pick=pick_card), seconds, nodes, mem, rules)
+            pos = Position.from_deal(number, prof, pick=pick_card)
+            r = solve(pos, seconds, nodes, mem, rules, strategy)
         else:
-            r = solve_deal(number, prof, seconds, nodes, mem, rules)
+            r = solve_deal(number, prof, seconds, nodes, mem, rules, strategy)
     else:
         if pick_card is not None:
-            r = solve(Position.from_deal(cards, prof, pick=pick_card), seconds, nodes, mem, rules)
+            pos = Position.from_deal(cards, prof, pick=pick_card)
+            r = solve(pos, seconds, nodes, mem, rules, strategy)
         else:
-            r = solve_deal(cards, prof, seconds, nodes, mem, rules)
+            r = solve_deal(cards, prof, seconds, nodes, mem, rules, strategy)
     if as_json:
         click.echo(json.dumps(r.to_json()))
     else:

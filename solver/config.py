@@ -29,3 +29,6 @@ START_SLOTS = 1 << 16
 FAST_GROW_BELOW = 1 << 22
 #: The table is "full" past this load factor (open addressing with linear probing).
 MAX_LOAD = 0.85
+#: Rows each layer's table, each layer's stack and the log start with in the
+#: layered search (``Solver(strategy="layers")``); each doubles on demand.
+LAYER_START_SLOTS = 1 << 14

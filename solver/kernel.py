@@ -458,6 +458,20 @@ def _place(s, card, dst, rules):
 
 
 @njit(cache=True)
+def rule_setup(game, rules, prune):
+    """What the pruning rules need, worked out once per kernel call: whether
+    E2 and B1 apply, the ``kids`` masks and B1's workspace."""
+    use_e2 = (prune & E2_POINTER) != 0 and (prune & E1_CYCLE) != 0 and rules[core.R_PASSES] == 0
+    use_bound = (prune & B1_BOUND) != 0 and bound_applies(rules)
+    kids = np.empty(52, np.uint64)
+    kid_masks(game, rules, kids)
+    ws = np.empty(WORK_LEN, np.int64)
+    if use_bound:
+        set_parents(ws, game, rules)
+    return use_e2, use_bound, kids, ws
+
+
+@njit(cache=True)
 def search(
     game,
     rules,
@@ -487,15 +501,9 @@ def search(
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS_K + 64, np.int64)
     key = np.zeros(table.shape[1] - 2, np.uint64)
-    use_e2 = (prune & E2_POINTER) != 0 and (prune & E1_CYCLE) != 0 and rules[core.R_PASSES] == 0
     max_depth = states.shape[0]
     room = mstack.shape[0]
-    use_bound = (prune & B1_BOUND) != 0 and bound_applies(rules)
-    kids = np.empty(52, np.uint64)
-    kid_masks(game, rules, kids)
-    ws = np.empty(WORK_LEN, np.int64)
-    if use_bound:
-        set_parents(ws, game, rules)
+    use_e2, use_bound, kids, ws = rule_setup(game, rules, prune)
     d = stats[ST_DEPTH]
     done = 0
     while done < chunk:

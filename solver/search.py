@@ -20,7 +20,7 @@ from engine.notation import Move
 from engine.position import Position
 from engine.profiles import parse_profile
 from engine.version import __version__
-from solver import config, kernel
+from solver import config, kernel, layers
 
 
 class SolverBug(RuntimeError):
@@ -51,6 +51,7 @@ class SolveResult:
     cut: int = 0
     dominated: int = 0
     children: int = 0
+    strategy: str = "dfs"
     version: str = __version__
     picks: dict[str, dict] = field(default_factory=dict)
 
@@ -104,6 +105,9 @@ def parse_bytes(text: str | int) -> int:
     return value
 
 
+#: Search strategies of :class:`Solver`.
+STRATEGIES = ("dfs", "layers")
+
 PRUNING_RULES = {
     "P1": kernel.P1_HOME,
     "E1": kernel.E1_CYCLE,
@@ -141,13 +145,25 @@ class Solver:
         Most bytes the transposition table may use.
     prune : bool
         Use the proven pruning rules of ``docs/solver.md`` (off only for tests).
+    strategy : str
+        ``"dfs"`` (depth-first; finds wins fast) or ``"layers"`` (finishes
+        layers of progress in order and forgets them: proofs in less memory;
+        not with ``worry``). ``docs/solver.md`` compares them.
     """
 
     def __init__(
-        self, memory: int = config.DEFAULT_MEMORY, prune: bool | str | Iterable[str] = True
+        self,
+        memory: int = config.DEFAULT_MEMORY,
+        prune: bool | str | Iterable[str] = True,
+        strategy: str = "dfs",
     ) -> None:
         self.memory = int(memory)
         self.prune = prune_mask(prune)
+        if strategy not in STRATEGIES:
+            raise ValueError(
+                f"unknown search strategy {strategy!r} (known: {', '.join(STRATEGIES)})"
+            )
+        self.strategy = strategy
         self._stack(config.START_DEPTH)
 
     def _stack(self, depth: int) -> None:
@@ -191,6 +207,42 @@ class Solver:
     ) -> SolveResult:
         """Search ``position`` within the budgets."""
         t0 = time.perf_counter()
+        if self.strategy == "layers":
+            run = self._run_layers(position, seconds, nodes, t0)
+        else:
+            run = self._run_dfs(position, seconds, nodes, t0)
+        stats = run.stats
+        line, end = expand_macros(position, run.macros)
+        banked = int(stats[kernel.ST_BEST])
+        if end.banked != banked or (run.result == "won" and not end.is_won()):
+            raise SolverBug(f"best line replays to {end.banked} banked, search said {banked}")
+        seconds_used = time.perf_counter() - t0
+        g = position.game
+        return SolveResult(
+            result=run.result,
+            banked=banked,
+            moves=line if run.result == "won" else [],
+            best_line=line,
+            nodes=int(stats[kernel.ST_NODES]),
+            seconds=seconds_used,
+            peak_table_bytes=run.peak_bytes,
+            stop_reason=run.reason,
+            profile=position.profile.canonical(),
+            deal=g.deal_number,
+            pick=card_str(g.pick) if g.pick is not None else None,
+            base_rank=g.base,
+            reserve_left=len(end.reserve()),
+            max_depth=run.max_depth,
+            pruned=int(stats[kernel.ST_PRUNED]),
+            dead_ends=int(stats[kernel.ST_DEAD]),
+            cut=int(stats[kernel.ST_CUT]),
+            dominated=run.dominated,
+            children=int(stats[kernel.ST_CHILDREN]),
+            strategy=self.strategy,
+        )
+
+    def _run_dfs(self, position: Position, seconds: float, nodes: int | None, t0: float) -> _Run:
+        """The depth-first search (:mod:`solver.kernel`)."""
         game, rules = position.game.arr, position.game.rules
         kw = core.key_words(int(rules[core.R_BUILD]))
         entry = (kw + 2) * 8
@@ -230,16 +282,9 @@ class Solver:
                 new_table = self._table(new_cap, kw)
                 kernel.tt_rehash(table, new_table)
                 table, cap = new_table, new_cap
-            if time.perf_counter() - t0 >= seconds:
-                reason = "time"
+            chunk, reason = _next_chunk(t0, seconds, nodes, stats)
+            if reason:
                 break
-            chunk = config.CHUNK_NODES
-            if nodes is not None:
-                left = nodes - int(stats[kernel.ST_NODES])
-                if left <= 0:
-                    reason = "nodes"
-                    break
-                chunk = min(chunk, left)
             code = kernel.search(
                 game,
                 rules,
@@ -251,42 +296,160 @@ class Solver:
                 chunk,
                 prune,
             )
-        if code == kernel.WON:
-            result, reason = "won", "solved"
-        elif code == kernel.EXHAUSTED:
-            result, reason = "lost", "exhausted"
-        else:
-            result = "unknown"
-            reason = reason or "memory"
+        result, reason = _verdict(code, reason)
         best_len = int(stats[kernel.ST_BESTLEN])
-        macros = [int(m) for m in self.best_path[:best_len]]
-        line, end = expand_macros(position, macros)
-        banked = int(stats[kernel.ST_BEST])
-        if end.banked != banked or (result == "won" and not end.is_won()):
-            raise SolverBug(f"best line replays to {end.banked} banked, search said {banked}")
-        seconds_used = time.perf_counter() - t0
-        g = position.game
-        return SolveResult(
+        return _Run(
             result=result,
-            banked=banked,
-            moves=line if result == "won" else [],
-            best_line=line,
-            nodes=int(stats[kernel.ST_NODES]),
-            seconds=seconds_used,
-            peak_table_bytes=cap * entry,
-            stop_reason=reason,
-            profile=position.profile.canonical(),
-            deal=g.deal_number,
-            pick=card_str(g.pick) if g.pick is not None else None,
-            base_rank=g.base,
-            reserve_left=len(end.reserve()),
+            reason=reason,
+            stats=stats,
+            macros=[int(m) for m in self.best_path[:best_len]],
+            peak_bytes=cap * entry,
             max_depth=int(stats[kernel.ST_MAXDEPTH]),
-            pruned=int(stats[kernel.ST_PRUNED]),
-            dead_ends=int(stats[kernel.ST_DEAD]),
-            cut=int(stats[kernel.ST_CUT]),
             dominated=int(stats[kernel.ST_DOMINATED]),
-            children=int(stats[kernel.ST_CHILDREN]),
         )
+
+    def _run_layers(  # noqa: C901
+        self, position: Position, seconds: float, nodes: int | None, t0: float
+    ) -> _Run:
+        """The layered search (:mod:`solver.layers`): layers of progress are
+        finished in order and forgotten, so memory holds three layers and a
+        log of 8 bytes a position."""
+        game, rules = position.game.arr, position.game.rules
+        if int(rules[core.R_WORRY]):
+            raise ValueError(
+                "the layered search needs worry=no (with worry, progress can fall); "
+                "use the depth-first search"
+            )
+        kw = core.key_words(int(rules[core.R_BUILD]))
+        entry = (kw + 2) * 8
+        row_bytes = layers.ROW * 8
+        small = config.LAYER_START_SLOTS
+        # start small enough that the first allocation keeps within the budget
+        while small > 16 and small * (3 * entry + 3 * row_bytes + 8) > self.memory // 4:
+            small //= 2
+        tables = [self._table(small, kw) for _ in range(3)]
+        works = [np.zeros((small, layers.ROW), np.uint64) for _ in range(3)]
+        log = np.zeros(small, np.int64)
+        tstats = np.zeros((3, kernel.N_STATS), np.int64)
+        wlen = np.zeros(3, np.int64)
+        stats = np.zeros(layers.N_LSTATS, np.int64)
+        prune = self.prune
+
+        def max_entries() -> np.ndarray:
+            return np.array([int(t.shape[0] * config.MAX_LOAD) for t in tables], np.int64)
+
+        def used() -> int:
+            return (
+                sum(t.shape[0] for t in tables) * entry
+                + sum(w.shape[0] for w in works) * row_bytes
+                + log.shape[0] * 8
+            )
+
+        layers.layers_root(
+            position.state, game, rules, tables[0], tstats[0], works[0], wlen, log, stats,
+            prune, int(max_entries()[0]),
+        )  # fmt: skip
+        xstate = np.zeros(core.STATE_LEN, np.uint64)
+        xmeta = np.zeros(layers.N_XMETA, np.int64)
+        xmacros = np.zeros(config.MAX_MACROS, np.int64)
+        cur, cur_pi = 0, int(layers.progress(position.state))
+        peak = used()
+        dominated = 0
+        code = kernel.WON if position.is_won() else kernel.RUNNING
+        reason = "solved" if code == kernel.WON else ""
+        while code != kernel.WON:
+            if code == layers.GROW:
+                need = int(stats[layers.ST_NEED])
+                if need < 3:
+                    old = tables[need]
+                    extra = old.shape[0] * entry
+                elif need < 6:
+                    old = works[need - 3]
+                    extra = old.shape[0] * row_bytes
+                else:
+                    old = log
+                    extra = old.shape[0] * 8
+                if used() + extra > self.memory:
+                    reason = "memory"
+                    break
+                if need < 3:
+                    new = self._table(2 * old.shape[0], kw)
+                    kernel.tt_rehash(old, new)
+                    tables[need] = new
+                elif need < 6:
+                    new = np.zeros((2 * old.shape[0], layers.ROW), np.uint64)
+                    new[: old.shape[0]] = old
+                    works[need - 3] = new
+                else:
+                    log = np.zeros(2 * old.shape[0], np.int64)
+                    log[: old.shape[0]] = old
+                peak = max(peak, used())
+            elif code == layers.LAYER_DONE:
+                # nothing reaches this layer again: forget it, and free its memory
+                dominated += int(tstats[cur, kernel.ST_DOMINATED])
+                tstats[cur] = 0
+                tables[cur] = self._table(small, kw)
+                works[cur] = np.zeros((small, layers.ROW), np.uint64)
+                if not wlen.any():
+                    code = kernel.EXHAUSTED
+                    break
+                cur, cur_pi = (cur + 1) % 3, cur_pi + 1
+            chunk, reason = _next_chunk(t0, seconds, nodes, stats)
+            if reason:
+                break
+            code = layers.layers_run(
+                game, rules, tuple(tables), tstats, tuple(works), wlen, max_entries(), log,
+                cur, cur_pi, xstate, xmeta, xmacros, stats, chunk, prune,
+            )  # fmt: skip
+            if code == layers.BAD_PROGRESS:
+                raise SolverBug("a move changed progress by other than 0, 1 or 2")
+        dominated += int(tstats[:, kernel.ST_DOMINATED].sum())
+        result, reason = _verdict(code, reason)
+        macros = layers.line_of(log, int(stats[layers.ST_BESTID]))
+        return _Run(
+            result=result,
+            reason=reason,
+            stats=stats,
+            macros=macros,
+            peak_bytes=peak,
+            max_depth=len(macros),
+            dominated=dominated,
+        )
+
+
+@dataclass
+class _Run:
+    """What one search strategy hands back to :meth:`Solver.solve`."""
+
+    result: str
+    reason: str
+    stats: np.ndarray
+    macros: list[int]
+    peak_bytes: int
+    max_depth: int
+    dominated: int
+
+
+def _next_chunk(t0: float, seconds: float, nodes: int | None, stats: np.ndarray) -> tuple[int, str]:
+    """Nodes the next kernel call may expand, or a stop reason when a budget is spent."""
+    if time.perf_counter() - t0 >= seconds:
+        return 0, "time"
+    chunk = config.CHUNK_NODES
+    if nodes is not None:
+        left = nodes - int(stats[kernel.ST_NODES])
+        if left <= 0:
+            return 0, "nodes"
+        chunk = min(chunk, left)
+    return chunk, ""
+
+
+def _verdict(code: int, reason: str) -> tuple[str, str]:
+    """Result and stop reason from a kernel's last code."""
+    if code == kernel.WON:
+        return "won", "solved"
+    if code == kernel.EXHAUSTED:
+        return "lost", "exhausted"
+    return "unknown", reason or "memory"
 
 
 def expand_macros(position: Position, macros: list[int]) -> tuple[list[str], Position]:
@@ -333,14 +496,16 @@ def solve(
     seconds: float = config.DEFAULT_SECONDS,
     nodes: int | None = config.DEFAULT_NODES,
     memory: int | None = None,
-    prune: bool = True,
+    prune: bool | str = True,
+    strategy: str = "dfs",
 ) -> SolveResult:
     """Solve one position with a shared solver (see :class:`Solver`)."""
     global _DEFAULT_SOLVER
     mem = memory or config.DEFAULT_MEMORY
     mask = prune_mask(prune)
-    if _DEFAULT_SOLVER is None or (_DEFAULT_SOLVER.memory, _DEFAULT_SOLVER.prune) != (mem, mask):
-        _DEFAULT_SOLVER = Solver(mem, prune)
+    have = _DEFAULT_SOLVER
+    if have is None or (have.memory, have.prune, have.strategy) != (mem, mask, strategy):
+        _DEFAULT_SOLVER = Solver(mem, prune, strategy)
     return _DEFAULT_SOLVER.solve(position, seconds, nodes)
 
 
@@ -350,7 +515,8 @@ def solve_deal(
     seconds: float = config.DEFAULT_SECONDS,
     nodes: int | None = config.DEFAULT_NODES,
     memory: int | None = None,
-    prune: bool = True,
+    prune: bool | str = True,
+    strategy: str = "dfs",
 ) -> SolveResult:
     """Solve a dealt position; for ``selective`` solve all five base picks.
 
@@ -359,7 +525,7 @@ def solve_deal(
     """
     prof = parse_profile(profile)
     if prof.layout != "selective":
-        return solve(Position.from_deal(deal, prof), seconds, nodes, memory, prune)
+        return solve(Position.from_deal(deal, prof), seconds, nodes, memory, prune, strategy)
     probe = Position.from_deal(deal, "strict")
     five = list(probe.game.deal[13:18])
     t0 = time.perf_counter()
@@ -367,7 +533,8 @@ def solve_deal(
     for i, card in enumerate(five):
         left = seconds - (time.perf_counter() - t0)
         share = max(left / (len(five) - i), 1e-3)
-        r = solve(Position.from_deal(deal, prof, pick=card), share, nodes, memory, prune)
+        pos = Position.from_deal(deal, prof, pick=card)
+        r = solve(pos, share, nodes, memory, prune, strategy)
         results.append(r)
         if r.result == "won":
             break
@@ -385,8 +552,9 @@ def solve_deal(
     return best
 
 
-def warm_up() -> float:
-    """Compile (or load from numba's cache) every kernel; return the seconds it took.
+def warm_up(strategy: str = "dfs") -> float:
+    """Compile (or load from numba's cache) every kernel of ``strategy``;
+    return the seconds it took.
 
     Solving a two-move position touches every kernel, so the first real solve
     is not charged for compilation.
@@ -403,5 +571,5 @@ def warm_up() -> float:
         stock=[],
         waste=parse_cards("5D 4D"),
     )
-    Solver(memory=1 << 20).solve(pos, seconds=60)
+    Solver(memory=1 << 20, strategy=strategy).solve(pos, seconds=60)
     return time.perf_counter() - t0

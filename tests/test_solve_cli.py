@@ -117,3 +117,21 @@ def test_unknown_pruning_rule_is_one_line_and_exit_2():
     assert res.exit_code == 2
     assert "unknown pruning rule 'Q7'" in res.output
     assert "Traceback" not in res.output
+
+
+def test_layered_strategy_gives_the_same_proof_in_less_memory():
+    outs = {}
+    for strategy in ("dfs", "layers"):
+        res = run("--deal", "19", "--strategy", strategy, "--json")
+        assert res.exit_code == 0, res.output
+        outs[strategy] = json.loads(res.output.splitlines()[-1])
+    assert {(o["result"], o["banked"]) for o in outs.values()} == {("lost", 8)}
+    assert outs["layers"]["strategy"] == "layers"
+    assert outs["layers"]["peak_table_bytes"] < outs["dfs"]["peak_table_bytes"]
+
+
+def test_layered_strategy_with_worry_is_one_line_and_exit_2():
+    res = run("--deal", "3", "--profile", "cardgames", "--strategy", "layers")
+    assert res.exit_code == 2
+    assert "worry=no" in res.output
+    assert "Traceback" not in res.output

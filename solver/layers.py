@@ -1,0 +1,223 @@
+"""The layered search: finish layers of progress in order, then forget them.
+
+Internal to :mod:`solver.search` (``Solver(strategy="layers")``); the
+argument is in ``docs/solver.md``.
+
+Without ``worry`` the progress of a position, cards banked plus cards gone
+from the reserve plus cards gone from the stock, never falls, and one macro
+move raises it by at most 2 (a card from the waste or the reserve to its
+foundation; a column emptied and auto-filled from the reserve). So when
+every position of progress ``k`` has been expanded, nothing can reach
+progress ``k`` again and its table is dropped: only the layers ``k``,
+``k + 1`` and ``k + 2`` are ever held. Each layer has its own table (the same
+rows and rule E2 as the depth-first search) and a stack of positions still to
+expand. A log of 8 bytes a position (its parent's log number and the macro
+move that made it) lets the best line and the solution be rebuilt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine import core
+from solver.bound import WORK_LEN, banked_bound, bound_after_move, bound_applies, set_parents
+from solver.config import MAX_MACROS as MAX_MACROS_K
+from solver.kernel import (
+    ATOMIC_MASK,
+    B1_BOUND,
+    E1_CYCLE,
+    ST_BEST,
+    ST_CHILDREN,
+    ST_CUT,
+    ST_DEAD,
+    ST_ENTRIES,
+    ST_NODES,
+    ST_PRUNED,
+    WON,
+    _banked_card,
+    apply_macro,
+    canon_stock,
+    gen_macros,
+    rule_setup,
+    tt_visit,
+)
+
+# return codes beyond the depth-first search's
+LAYER_DONE, GROW, BAD_PROGRESS = 5, 6, 7
+# extra stats slots (the layered search keeps its own stats vector)
+ST_LOGLEN = 11  # positions logged (log numbers given out)
+ST_BESTID = 12  # log number of the position with the most cards banked
+ST_NEED = 13  # after GROW: 0-2 a layer's table, 3-5 a layer's stack, 6 the log
+N_LSTATS = 14
+# the position being expanded: its log number, macro count, next macro,
+# whether active, its rule-B1 bound
+X_ID, X_N, X_NEXT, X_ACTIVE, X_BOUND = 0, 1, 2, 3, 4
+N_XMETA = 5
+# a stack row: the position, its log number, its rule-B1 bound (52 without B1)
+R_ID, R_BOUND = core.STATE_LEN, core.STATE_LEN + 1
+ROW = core.STATE_LEN + 2
+
+
+@njit(cache=True)
+def progress(s):
+    """Cards banked, plus cards gone from the reserve and from the stock (less 13)."""
+    return core.banked(s) - core.res_count(s) + core.popcount(s[1])
+
+
+@njit(cache=True)
+def layers_root(s0, game, rules, table, tstats, work, wlen, log, stats, prune, max_entries):
+    """Put the root in layer slot 0: its table, its stack and the log (number 0)."""
+    key = np.zeros(table.shape[1] - 2, np.uint64)
+    root = s0.copy()
+    if prune & E1_CYCLE:
+        canon_stock(root, game, rules)
+    core.canonical_key(root, rules, key)
+    no_e2 = prune < 0  # False, typed (bool, not a literal) as in the run
+    tt_visit(table, key, root, game, rules, no_e2, max_entries, tstats)
+    work[0, : core.STATE_LEN] = root
+    work[0, R_ID] = 0
+    work[0, R_BOUND] = 52
+    if prune & B1_BOUND and bound_applies(rules):
+        ws = np.empty(WORK_LEN, np.int64)
+        set_parents(ws, game, rules)
+        work[0, R_BOUND] = banked_bound(root, game, rules, ws)
+    wlen[0] = 1
+    log[0] = -1
+    stats[ST_LOGLEN] = 1
+    stats[ST_BEST] = core.banked(root)
+    stats[ST_BESTID] = 0
+
+
+@njit(cache=True)
+def layers_run(  # noqa: C901
+    game,
+    rules,
+    tables,
+    tstats,
+    works,
+    wlen,
+    max_entries,
+    log,
+    cur,
+    cur_pi,
+    xstate,
+    xmeta,
+    xmacros,
+    stats,
+    chunk,
+    prune,
+):
+    """Expand positions of the layer in slot ``cur`` (progress ``cur_pi``).
+
+    ``tables``, ``tstats`` and ``works`` hold the three live layers, slot
+    ``(cur + d) % 3`` being progress ``cur_pi + d``. The position being
+    expanded (``xstate``, its macros ``xmacros`` and ``xmeta``) survives a
+    return, so that a GROW (``stats[ST_NEED]`` says what to enlarge; nothing
+    was changed) resumes where it stopped. Returns RUNNING (``chunk`` nodes
+    done), WON (``stats[ST_BESTID]`` is the won position), LAYER_DONE (the
+    layer's stack is empty), GROW, or BAD_PROGRESS (a move changed progress
+    by other than 0, 1 or 2: a bug).
+    """
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    scratch = np.empty(MAX_MACROS_K + 64, np.int64)
+    key = np.zeros(tables[0].shape[1] - 2, np.uint64)
+    child = np.empty(core.STATE_LEN, np.uint64)
+    use_e2, use_bound, kids, ws = rule_setup(game, rules, prune)
+    no_back = np.int64(-1)  # every child's parent is in a live table: no undo is skipped
+    done = 0
+    while done < chunk:
+        if xmeta[X_ACTIVE] == 0:
+            if wlen[cur] == 0:
+                return LAYER_DONE
+            wlen[cur] -= 1
+            row = works[cur][wlen[cur]]
+            xstate[:] = row[: core.STATE_LEN]
+            done += 1
+            stats[ST_NODES] += 1
+            bound = np.int64(row[R_BOUND])
+            if bound <= stats[ST_BEST]:
+                stats[ST_CUT] += 1  # rule B1, with the best known now
+                continue
+            n = gen_macros(xstate, game, rules, xmacros, buf, scratch, prune, kids, no_back)
+            if n == -1:
+                n = 1
+                stats[ST_PRUNED] += 1
+            elif n == 0:
+                stats[ST_DEAD] += 1
+                continue
+            xmeta[X_ID] = np.int64(row[R_ID])
+            xmeta[X_BOUND] = bound
+            xmeta[X_N] = n
+            xmeta[X_NEXT] = 0
+            xmeta[X_ACTIVE] = 1
+        i = xmeta[X_NEXT]
+        if i >= xmeta[X_N]:
+            xmeta[X_ACTIVE] = 0
+            continue
+        mac = xmacros[i]
+        child[:] = xstate
+        apply_macro(child, mac, game, rules)
+        if prune & E1_CYCLE:
+            canon_stock(child, game, rules)
+        step = progress(child) - cur_pi
+        if step < 0 or step > 2:
+            return BAD_PROGRESS  # the argument of docs/solver.md fails: never expected
+        slot = (cur + step) % 3
+        # room first, so that a GROW leaves nothing half done
+        if wlen[slot] >= works[slot].shape[0]:
+            stats[ST_NEED] = 3 + slot
+            return GROW
+        if stats[ST_LOGLEN] >= log.shape[0]:
+            stats[ST_NEED] = 6
+            return GROW
+        core.canonical_key(child, rules, key)
+        ins = tt_visit(
+            tables[slot], key, child, game, rules, use_e2, max_entries[slot], tstats[slot]
+        )
+        if ins == -1:
+            stats[ST_NEED] = slot
+            return GROW
+        xmeta[X_NEXT] = i + 1
+        stats[ST_CHILDREN] += 1
+        if ins == 0:
+            continue
+        num = stats[ST_LOGLEN]
+        log[num] = (xmeta[X_ID] << 30) | mac
+        stats[ST_LOGLEN] = num + 1
+        b = core.banked(child)
+        if b > stats[ST_BEST]:
+            stats[ST_BEST] = b
+            stats[ST_BESTID] = num
+        if b == 52:
+            stats[ST_BESTID] = num
+            return WON
+        u = 52
+        if use_bound:
+            a = mac & ATOMIC_MASK
+            banked_card = -1
+            if core.move_dst(a) == core.DST_FOUND:
+                banked_card = _banked_card(child, xstate, game)
+            u = bound_after_move(child, game, rules, ws, a, xmeta[X_BOUND], banked_card, kids)
+        w = works[slot]
+        w[wlen[slot], : core.STATE_LEN] = child
+        w[wlen[slot], R_ID] = num
+        w[wlen[slot], R_BOUND] = u
+        wlen[slot] += 1
+    return 0
+
+
+def line_of(log: np.ndarray, num: int) -> list[int]:
+    """The macro moves from the root to log entry ``num``."""
+    out: list[int] = []
+    while num > 0:
+        entry = int(log[num])
+        out.append(entry & ((1 << 30) - 1))
+        num = entry >> 30
+    out.reverse()
+    return out
+
+
+def entries(tstats: np.ndarray) -> int:
+    """Positions held in a layer's table."""
+    return int(tstats[ST_ENTRIES])

@@ -1,0 +1,138 @@
+"""The layered search (``Solver(strategy="layers")``) against the depth-first
+search, the brute force and the argument it rests on."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_solver import brute_force, late_positions
+
+from engine.position import Position
+from solver.layers import progress
+from solver.search import Solver, solve_deal
+
+NO_WORRY = ["strict", "hevagames", "strict:passes=2", "superior", "storehouse", "rainbow"]
+
+
+@pytest.mark.parametrize("profile", NO_WORRY + ["strict:draw=1", "solvitaire"])
+def test_progress_never_falls_and_rises_by_at_most_two(profile):
+    # the layers rest on this: without worry no move lowers progress, and a
+    # card move raises it by 0, 1 or 2 (stock turns leave it alone)
+    rng = random.Random(7)
+    steps = {0: 0, 1: 0, 2: 0}
+    for deal in range(12):
+        pos = Position.from_deal(deal, profile)
+        for _ in range(150):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            for move in moves:
+                step = int(progress(pos.apply(move).state)) - int(progress(pos.state))
+                assert step in (0, 1, 2), (pos.show(), str(move), step)
+                assert step == 0 or not move.is_stock, (pos.show(), str(move))
+                steps[step] += 1
+            pos = pos.apply(rng.choice(moves))
+    assert min(steps.values()) > 0, steps
+
+
+@pytest.mark.parametrize(
+    "profile, cap",
+    [("strict", 60_000), ("hevagames", 60_000), ("strict:passes=2", 60_000), ("superior", 30_000)],
+)
+def test_layers_match_brute_force_on_late_positions(profile, cap):
+    compared = 0
+    for pos in late_positions(profile, 12, seed=len(profile) + 3):
+        truth = brute_force(pos, cap)
+        if truth is None:
+            continue
+        for prune in (True, False):
+            r = Solver(memory=1 << 26, prune=prune, strategy="layers").solve(pos, seconds=30)
+            assert (r.result, r.banked) == truth, (pos.show(), prune, r.result, r.banked, truth)
+        compared += 1
+    assert compared >= 4
+
+
+@pytest.mark.parametrize(
+    "profile, deals, least",
+    [
+        ("strict", range(24), 2),
+        ("hevagames", range(24), 1),
+        ("superior", range(24), 1),
+        ("strict:passes=2", range(12), 8),
+        ("storehouse", range(12), 8),
+        ("rainbow", range(8), 1),
+    ],
+)
+def test_layers_and_depth_first_agree_on_deals(profile, deals, least):
+    # the layered search must prove what the depth-first one proves, with the
+    # same banked count; it finds wins late, so a won deal may stay unknown
+    dfs, lay = Solver(1 << 27), Solver(1 << 27, strategy="layers")
+    lost = 0
+    for deal in deals:
+        pos = Position.from_deal(deal, profile)
+        a = dfs.solve(pos, seconds=60, nodes=400_000)
+        b = lay.solve(pos, seconds=60, nodes=400_000 if a.result == "lost" else 20_000)
+        assert {a.result, b.result} != {"won", "lost"}, (profile, deal)
+        if a.decided and b.decided:
+            assert (a.result, a.banked) == (b.result, b.banked), (profile, deal)
+        if a.result == "lost":
+            assert (b.result, b.banked) == ("lost", a.banked), (profile, deal)
+            lost += 1
+    assert lost >= least, lost
+
+
+def test_layers_prove_in_less_memory_what_depth_first_cannot():
+    # strict deal 19 is lost; the depth-first table needs about 56 MiB for it
+    pos = Position.from_deal(19, "strict")
+    budget = 24 << 20
+    dfs = Solver(budget).solve(pos, seconds=60)
+    lay = Solver(budget, strategy="layers").solve(pos, seconds=60)
+    assert (dfs.result, dfs.stop_reason) == ("unknown", "memory")
+    assert (lay.result, lay.banked) == ("lost", 8)
+    assert lay.peak_table_bytes <= budget
+
+
+def test_layers_memory_budget_gives_unknown():
+    r = Solver(1 << 20, strategy="layers").solve(Position.from_deal(19, "strict"), seconds=60)
+    assert (r.result, r.stop_reason) == ("unknown", "memory")
+    assert r.peak_table_bytes <= 1 << 20
+
+
+def test_layers_tiny_budget_is_unknown_never_lost():
+    r = Solver(strategy="layers").solve(Position.from_deal(19, "strict"), seconds=60, nodes=50)
+    assert (r.result, r.stop_reason) == ("unknown", "nodes")
+    assert r.nodes <= 50
+
+
+@pytest.mark.parametrize("deal, profile", [(2, "strict"), (5, "storehouse"), (0, "hevagames")])
+def test_layers_win_replays(deal, profile):
+    # start some way before the end of a depth-first solution: the layered
+    # search must win too, with a line that replays through the engine
+    pos = Position.from_deal(deal, profile)
+    won = Solver().solve(pos, seconds=60)
+    assert won.result == "won"
+    for line in won.moves[: len(won.moves) - 60]:
+        pos = pos.apply(line)
+    r = Solver(strategy="layers").solve(pos, seconds=60)
+    assert (r.result, r.banked) == ("won", 52)
+    end = pos
+    for line in r.moves:
+        end = end.apply(line)
+    assert end.is_won()
+
+
+def test_layers_refuse_worry():
+    with pytest.raises(ValueError, match="worry"):
+        Solver(strategy="layers").solve(Position.from_deal(0, "cardgames"), seconds=1)
+
+
+def test_unknown_strategy_is_refused():
+    with pytest.raises(ValueError, match="strategy"):
+        Solver(strategy="bfs")
+
+
+def test_layers_for_selective_try_every_pick():
+    r = solve_deal(9, "selective", seconds=60, nodes=60_000, strategy="layers")
+    assert r.strategy == "layers"
+    assert len(r.picks) == 5 or r.result == "won"
