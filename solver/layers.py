@@ -54,9 +54,35 @@ N_LSTATS = 14
 # whether active, its rule-B1 bound
 X_ID, X_N, X_NEXT, X_ACTIVE, X_BOUND = 0, 1, 2, 3, 4
 N_XMETA = 5
-# a stack row: the position, its log number, its rule-B1 bound (52 without B1)
-R_ID, R_BOUND = core.STATE_LEN, core.STATE_LEN + 1
-ROW = core.STATE_LEN + 2
+# A stack row is the position's table key (pointer included: columns sorted),
+# then its log number and rule-B1 bound (52 without B1) in one word.
+LOW30 = np.uint64((1 << 30) - 1)
+
+
+def row_words(kw: int) -> int:
+    """Words in a stack row when keys have ``kw`` words."""
+    return kw + 1
+
+
+@njit(cache=True, inline="always")
+def _pack(num, bound):
+    return np.uint64(num) << np.uint64(6) | np.uint64(bound)
+
+
+@njit(cache=True)
+def state_from_key(key, s):
+    """The position whose :func:`engine.core.canonical_key` is ``key`` (its
+    columns in the key's order) into ``s``."""
+    s[0] = key[0] & LOW30
+    s[1] = key[0] >> np.uint64(30)
+    wide = key.shape[0] > 5
+    for c in range(core.N_COLS):
+        if wide:
+            s[core.COL0 + 2 * c] = key[1 + 2 * c]
+            s[core.COL0 + 2 * c + 1] = key[2 + 2 * c]
+        else:
+            s[core.COL0 + 2 * c] = key[1 + c]
+            s[core.COL0 + 2 * c + 1] = 0
 
 
 @njit(cache=True)
@@ -75,13 +101,14 @@ def layers_root(s0, game, rules, table, tstats, work, wlen, log, stats, prune, m
     core.canonical_key(root, rules, key)
     no_e2 = prune < 0  # False, typed (bool, not a literal) as in the run
     tt_visit(table, key, root, game, rules, no_e2, max_entries, tstats)
-    work[0, : core.STATE_LEN] = root
-    work[0, R_ID] = 0
-    work[0, R_BOUND] = 52
+    kw = key.shape[0]
+    work[0, :kw] = key
+    bound = 52
     if prune & B1_BOUND and bound_applies(rules):
         ws = np.empty(WORK_LEN, np.int64)
         set_parents(ws, game, rules)
-        work[0, R_BOUND] = banked_bound(root, game, rules, ws)
+        bound = banked_bound(root, game, rules, ws)
+    work[0, kw] = _pack(0, bound)
     wlen[0] = 1
     log[0] = -1
     stats[ST_LOGLEN] = 1
@@ -122,6 +149,7 @@ def layers_run(  # noqa: C901
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS_K + 64, np.int64)
     key = np.zeros(tables[0].shape[1] - 2, np.uint64)
+    kw = key.shape[0]
     child = np.empty(core.STATE_LEN, np.uint64)
     use_e2, use_bound, kids, ws = rule_setup(game, rules, prune)
     no_back = np.int64(-1)  # every child's parent is in a live table: no undo is skipped
@@ -132,10 +160,12 @@ def layers_run(  # noqa: C901
                 return LAYER_DONE
             wlen[cur] -= 1
             row = works[cur][wlen[cur]]
-            xstate[:] = row[: core.STATE_LEN]
+            # expand the position with its columns in key order: the moves
+            # logged refer to that order (line_of's caller maps them back)
+            state_from_key(row[:kw], xstate)
             done += 1
             stats[ST_NODES] += 1
-            bound = np.int64(row[R_BOUND])
+            bound = np.int64(row[kw] & np.uint64(63))
             if bound <= stats[ST_BEST]:
                 stats[ST_CUT] += 1  # rule B1, with the best known now
                 continue
@@ -146,7 +176,7 @@ def layers_run(  # noqa: C901
             elif n == 0:
                 stats[ST_DEAD] += 1
                 continue
-            xmeta[X_ID] = np.int64(row[R_ID])
+            xmeta[X_ID] = np.int64(row[kw] >> np.uint64(6))
             xmeta[X_BOUND] = bound
             xmeta[X_N] = n
             xmeta[X_NEXT] = 0
@@ -200,15 +230,15 @@ def layers_run(  # noqa: C901
                 banked_card = _banked_card(child, xstate, game)
             u = bound_after_move(child, game, rules, ws, a, xmeta[X_BOUND], banked_card, kids)
         w = works[slot]
-        w[wlen[slot], : core.STATE_LEN] = child
-        w[wlen[slot], R_ID] = num
-        w[wlen[slot], R_BOUND] = u
+        w[wlen[slot], :kw] = key
+        w[wlen[slot], kw] = _pack(num, u)
         wlen[slot] += 1
     return 0
 
 
 def line_of(log: np.ndarray, num: int) -> list[int]:
-    """The macro moves from the root to log entry ``num``."""
+    """The macro moves from the root to log entry ``num``, each as logged:
+    with column numbers of its position's key order (see :func:`in_play_order`)."""
     out: list[int] = []
     while num > 0:
         entry = int(log[num])
@@ -221,3 +251,40 @@ def line_of(log: np.ndarray, num: int) -> list[int]:
 def entries(tstats: np.ndarray) -> int:
     """Positions held in a layer's table."""
     return int(tstats[ST_ENTRIES])
+
+
+def in_play_order(position, macros: list[int], rules) -> list[int]:
+    """The logged macro moves with their column numbers turned into those of
+    the positions the line actually reaches from ``position``.
+
+    The layered search expands each position with its columns sorted (the
+    key's order); a column number of a logged move names a column of that
+    order. Columns are found again by their packed words (empty columns are
+    interchangeable).
+    """
+    from solver.search import expand_macros  # the replay lives with the driver
+
+    wide = int(rules[core.R_BUILD]) == core.BUILD_RANK
+    key = np.zeros(9 if wide else 5, np.uint64)
+    sorted_state = np.zeros(core.STATE_LEN, np.uint64)
+    width = 2 if wide else 1  # words of a column the key keeps
+
+    def columns(s: np.ndarray) -> list[list[int]]:
+        return [s[core.COL0 + 2 * c : core.COL0 + 2 * c + width].tolist() for c in range(4)]
+
+    out: list[int] = []
+    pos = position
+    for mac in macros:
+        core.canonical_key(pos.state, rules, key)
+        state_from_key(key, sorted_state)
+        real, order = columns(pos.state), []
+        for words in columns(sorted_state):
+            order.append(next(i for i in range(4) if real[i] == words and i not in order))
+        src, dst = mac & 15, (mac >> 4) & 15
+        if src < core.N_COLS:
+            mac = (mac & ~15) | order[src]
+        if dst < core.N_COLS:
+            mac = (mac & ~(15 << 4)) | (order[dst] << 4)
+        out.append(mac)
+        _, pos = expand_macros(pos, [mac])
+    return out

@@ -322,13 +322,14 @@ class Solver:
             )
         kw = core.key_words(int(rules[core.R_BUILD]))
         entry = (kw + 2) * 8
-        row_bytes = layers.ROW * 8
+        row = layers.row_words(kw)
+        row_bytes = row * 8
         small = config.LAYER_START_SLOTS
         # start small enough that the first allocation keeps within the budget
         while small > 16 and small * (3 * entry + 3 * row_bytes + 8) > self.memory // 4:
             small //= 2
         tables = [self._table(small, kw) for _ in range(3)]
-        works = [np.zeros((small, layers.ROW), np.uint64) for _ in range(3)]
+        works = [np.zeros((small, row), np.uint64) for _ in range(3)]
         log = np.zeros(small, np.int64)
         tstats = np.zeros((3, kernel.N_STATS), np.int64)
         wlen = np.zeros(3, np.int64)
@@ -377,7 +378,7 @@ class Solver:
                     kernel.tt_rehash(old, new)
                     tables[need] = new
                 elif need < 6:
-                    new = np.zeros((2 * old.shape[0], layers.ROW), np.uint64)
+                    new = np.zeros((2 * old.shape[0], row), np.uint64)
                     new[: old.shape[0]] = old
                     works[need - 3] = new
                 else:
@@ -389,7 +390,7 @@ class Solver:
                 dominated += int(tstats[cur, kernel.ST_DOMINATED])
                 tstats[cur] = 0
                 tables[cur] = self._table(small, kw)
-                works[cur] = np.zeros((small, layers.ROW), np.uint64)
+                works[cur] = np.zeros((small, row), np.uint64)
                 if not wlen.any():
                     code = kernel.EXHAUSTED
                     break
@@ -405,7 +406,8 @@ class Solver:
                 raise SolverBug("a move changed progress by other than 0, 1 or 2")
         dominated += int(tstats[:, kernel.ST_DOMINATED].sum())
         result, reason = _verdict(code, reason)
-        macros = layers.line_of(log, int(stats[layers.ST_BESTID]))
+        logged = layers.line_of(log, int(stats[layers.ST_BESTID]))
+        macros = layers.in_play_order(position, logged, rules)
         return _Run(
             result=result,
             reason=reason,

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from test_solver import brute_force, late_positions
 
+from engine import core
 from engine.position import Position
-from solver.layers import progress
+from solver.layers import progress, state_from_key
 from solver.search import Solver, solve_deal
 
 NO_WORRY = ["strict", "hevagames", "strict:passes=2", "superior", "storehouse", "rainbow"]
@@ -114,6 +116,13 @@ def test_layers_win_replays(deal, profile):
     assert won.result == "won"
     for line in won.moves[: len(won.moves) - 60]:
         pos = pos.apply(line)
+    # the layered search expands positions with their columns sorted; the
+    # line must be mapped back to these columns, so start out of that order
+    key = np.zeros(9 if profile == "rainbow" else 5, np.uint64)
+    core.canonical_key(pos.state, pos.game.rules, key)
+    in_key_order = np.zeros(core.STATE_LEN, np.uint64)
+    state_from_key(key, in_key_order)
+    assert not np.array_equal(in_key_order, pos.state)
     r = Solver(strategy="layers").solve(pos, seconds=60)
     assert (r.result, r.banked) == ("won", 52)
     end = pos
@@ -136,3 +145,30 @@ def test_layers_for_selective_try_every_pick():
     r = solve_deal(9, "selective", seconds=60, nodes=60_000, strategy="layers")
     assert r.strategy == "layers"
     assert len(r.picks) == 5 or r.result == "won"
+
+
+@pytest.mark.parametrize("profile", ["strict", "rainbow", "storehouse", "hevagames"])
+def test_state_from_key_gives_the_same_position_with_columns_sorted(profile):
+    rng = random.Random(3)
+    checked = 0
+    for deal in range(6):
+        pos = Position.from_deal(deal, profile)
+        for _ in range(80):
+            key = np.zeros(9 if profile == "rainbow" else 5, np.uint64)
+            core.canonical_key(pos.state, pos.game.rules, key)
+            back = Position(pos.game, np.zeros(core.STATE_LEN, np.uint64))
+            state_from_key(key, back.state)
+            assert sorted(back.columns()) == sorted(pos.columns())
+            assert (back.foundations(), back.reserve(), back.waste(), back.stock()) == (
+                pos.foundations(),
+                pos.reserve(),
+                pos.waste(),
+                pos.stock(),
+            )
+            assert back.key() == pos.key()
+            checked += 1
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos = pos.apply(rng.choice(moves))
+    assert checked >= 100
