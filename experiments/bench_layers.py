@@ -7,7 +7,8 @@ budget and prints, per deal and strategy, the verdict, banked, positions,
 seconds and peak memory, then the median memory ratio and the total time
 ratio over the deals both strategies decided. Rows go to a CSV.
 
-Run: ``python -m experiments.bench_layers --deals 0,9,19,6,12,64 --budget 120s --memory 8GB``
+Run: ``python -m experiments.bench_layers --deals 0,9,19,6,12,64,110 --budget 120s --memory 8GB``
+(add ``--dfs-share 0`` for the layers alone, with no depth-first share first).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from engine.position import Position
 from engine.profiles import parse_profile
 from engine.version import __version__
+from solver import config
 from solver.search import STRATEGIES, Solver, parse_bytes, parse_seconds, warm_up
 
 
@@ -57,6 +59,7 @@ def run(profile: str, deals: list[int], seconds: float, memory: int) -> list[dic
                     "stop_reason": r.stop_reason,
                     "budget_seconds": seconds,
                     "budget_memory": memory,
+                    "dfs_share": config.LAYER_DFS_SHARE if name == "layers" else None,
                     "version": __version__,
                 }
             )
@@ -109,8 +112,18 @@ def main() -> None:
     ap.add_argument("--deals", default="0,9,19,6,12,64")
     ap.add_argument("--budget", default="120s")
     ap.add_argument("--memory", default="8GB")
+    ap.add_argument(
+        "--dfs-share",
+        type=float,
+        default=config.LAYER_DFS_SHARE,
+        help="share of the budgets the layered strategy spends depth-first first (0: none)",
+    )
     ap.add_argument("--out", default="results/bench/layers.csv")
     args = ap.parse_args()
+    if not 0 <= args.dfs_share < 1:
+        print("error: --dfs-share must be at least 0 and below 1", file=sys.stderr)
+        raise SystemExit(2)
+    config.LAYER_DFS_SHARE = args.dfs_share
     try:
         profile = parse_profile(args.profile)
         deals = parse_deals(args.deals)

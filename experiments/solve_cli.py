@@ -117,8 +117,9 @@ def _print_human(r: SolveResult) -> None:
     type=click.Choice(STRATEGIES),
     default="dfs",
     show_default=True,
-    help="dfs finds wins fast; layers forgets finished layers of progress: "
-    "proofs in less memory, slow to find wins, not with worry (docs/solver.md).",
+    help="dfs: depth-first. layers: depth-first for a tenth of the budget, then "
+    "layers of progress finished in order and forgotten: long proofs in less "
+    "memory; not with worry (docs/solver.md).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
 def solve_cmd(

@@ -32,3 +32,7 @@ MAX_LOAD = 0.85
 #: Rows each layer's table, each layer's stack and the log start with in the
 #: layered search (``Solver(strategy="layers")``); each doubles on demand.
 LAYER_START_SLOTS = 1 << 14
+#: Share of the time, node and memory budgets ``Solver(strategy="layers")``
+#: first spends depth-first: wins come fast that way, and the best banked
+#: count it finds lets rule B1 cut in the layers from the start.
+LAYER_DFS_SHARE = 0.1

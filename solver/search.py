@@ -207,10 +207,15 @@ class Solver:
     ) -> SolveResult:
         """Search ``position`` within the budgets."""
         t0 = time.perf_counter()
-        if self.strategy == "layers":
-            run = self._run_layers(position, seconds, nodes, t0)
-        else:
-            run = self._run_dfs(position, seconds, nodes, t0)
+        if self.strategy == "layers" and int(position.game.rules[core.R_WORRY]):
+            raise ValueError(
+                "the layered search needs worry=no (with worry, progress can fall); "
+                "use the depth-first search"
+            )
+        run = self._run_dfs(position, seconds, nodes, t0, self.strategy == "layers")
+        if self.strategy == "layers" and run.result == "unknown":
+            # the depth-first share ran out (or its table filled): the layers go on
+            run = self._run_layers(position, seconds, nodes, t0, run)
         stats = run.stats
         line, end = expand_macros(position, run.macros)
         banked = int(stats[kernel.ST_BEST])
@@ -241,12 +246,28 @@ class Solver:
             strategy=self.strategy,
         )
 
-    def _run_dfs(self, position: Position, seconds: float, nodes: int | None, t0: float) -> _Run:
-        """The depth-first search (:mod:`solver.kernel`)."""
+    def _run_dfs(
+        self,
+        position: Position,
+        seconds: float,
+        nodes: int | None,
+        t0: float,
+        share: bool = False,
+    ) -> _Run:
+        """The depth-first search (:mod:`solver.kernel`). With ``share``, only
+        its share of the time, node and memory budgets
+        (``config.LAYER_DFS_SHARE``) before the layered search: stopping on
+        time or nodes there gives the stop reason ``"share"``."""
+        full = (seconds, nodes)
+        memory = self.memory
+        if share:
+            seconds = seconds * config.LAYER_DFS_SHARE
+            nodes = None if nodes is None else max(1, int(nodes * config.LAYER_DFS_SHARE))
+            memory = max(1 << 16, int(memory * config.LAYER_DFS_SHARE))
         game, rules = position.game.arr, position.game.rules
         kw = core.key_words(int(rules[core.R_BUILD]))
         entry = (kw + 2) * 8
-        max_cap = 1 << max(10, (self.memory // entry).bit_length() - 1)
+        max_cap = 1 << max(10, (memory // entry).bit_length() - 1)
         # a node budget says how many entries the table can need: start there
         # and never rehash; otherwise start small and grow
         want = config.START_SLOTS
@@ -297,6 +318,8 @@ class Solver:
                 prune,
             )
         result, reason = _verdict(code, reason)
+        if share and reason in ("time", "nodes") and (seconds, nodes) != full:
+            reason = "share"
         best_len = int(stats[kernel.ST_BESTLEN])
         return _Run(
             result=result,
@@ -309,17 +332,17 @@ class Solver:
         )
 
     def _run_layers(  # noqa: C901
-        self, position: Position, seconds: float, nodes: int | None, t0: float
+        self, position: Position, seconds: float, nodes: int | None, t0: float, seed: _Run
     ) -> _Run:
         """The layered search (:mod:`solver.layers`): layers of progress are
         finished in order and forgotten, so memory holds three layers and a
-        log of 8 bytes a position."""
+        log of 8 bytes a position.
+
+        ``seed`` is the depth-first search's run on its share of the budgets:
+        its best banked count starts rule B1 off (the layers alone find large
+        counts late) and stands, with its line, unless the layers beat it. Its
+        nodes count against the node budget."""
         game, rules = position.game.arr, position.game.rules
-        if int(rules[core.R_WORRY]):
-            raise ValueError(
-                "the layered search needs worry=no (with worry, progress can fall); "
-                "use the depth-first search"
-            )
         kw = core.key_words(int(rules[core.R_BUILD]))
         entry = (kw + 2) * 8
         row = layers.row_words(kw)
@@ -350,6 +373,17 @@ class Solver:
             position.state, game, rules, tables[0], tstats[0], works[0], wlen, log, stats,
             prune, int(max_entries()[0]),
         )  # fmt: skip
+        if int(seed.stats[kernel.ST_BEST]) > int(stats[kernel.ST_BEST]):
+            stats[kernel.ST_BEST] = seed.stats[kernel.ST_BEST]
+            stats[layers.ST_BESTID] = -1  # the seed's line
+        for slot in (
+            kernel.ST_NODES,
+            kernel.ST_CHILDREN,
+            kernel.ST_CUT,
+            kernel.ST_PRUNED,
+            kernel.ST_DEAD,
+        ):
+            stats[slot] = seed.stats[slot]
         xstate = np.zeros(core.STATE_LEN, np.uint64)
         xmeta = np.zeros(layers.N_XMETA, np.int64)
         xmacros = np.zeros(config.MAX_MACROS, np.int64)
@@ -406,16 +440,19 @@ class Solver:
                 raise SolverBug("a move changed progress by other than 0, 1 or 2")
         dominated += int(tstats[:, kernel.ST_DOMINATED].sum())
         result, reason = _verdict(code, reason)
-        logged = layers.line_of(log, int(stats[layers.ST_BESTID]))
-        macros = layers.in_play_order(position, logged, rules)
+        best_id = int(stats[layers.ST_BESTID])
+        if best_id < 0:
+            macros = seed.macros
+        else:
+            macros = layers.in_play_order(position, layers.line_of(log, best_id), rules)
         return _Run(
             result=result,
             reason=reason,
             stats=stats,
             macros=macros,
-            peak_bytes=peak,
+            peak_bytes=max(peak, seed.peak_bytes),
             max_depth=len(macros),
-            dominated=dominated,
+            dominated=dominated + seed.dominated,
         )
 
 

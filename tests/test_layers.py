@@ -11,8 +11,16 @@ from test_solver import brute_force, late_positions
 
 from engine import core
 from engine.position import Position
+from solver import config
 from solver.layers import progress, state_from_key
 from solver.search import Solver, solve_deal
+
+
+@pytest.fixture
+def layers_only(monkeypatch):
+    """No depth-first share first: the layered kernel does all the work."""
+    monkeypatch.setattr(config, "LAYER_DFS_SHARE", 0.0)
+
 
 NO_WORRY = ["strict", "hevagames", "strict:passes=2", "superior", "storehouse", "rainbow"]
 
@@ -42,7 +50,7 @@ def test_progress_never_falls_and_rises_by_at_most_two(profile):
     "profile, cap",
     [("strict", 60_000), ("hevagames", 60_000), ("strict:passes=2", 60_000), ("superior", 30_000)],
 )
-def test_layers_match_brute_force_on_late_positions(profile, cap):
+def test_layers_match_brute_force_on_late_positions(profile, cap, layers_only):
     compared = 0
     for pos in late_positions(profile, 12, seed=len(profile) + 3):
         truth = brute_force(pos, cap)
@@ -66,9 +74,12 @@ def test_layers_match_brute_force_on_late_positions(profile, cap):
         ("rainbow", range(8), 1),
     ],
 )
-def test_layers_and_depth_first_agree_on_deals(profile, deals, least):
+@pytest.mark.parametrize("share", [0.0, 0.1])
+def test_layers_and_depth_first_agree_on_deals(profile, deals, least, share, monkeypatch):
     # the layered search must prove what the depth-first one proves, with the
-    # same banked count; it finds wins late, so a won deal may stay unknown
+    # same banked count; alone (share 0) it finds wins late, so a won deal may
+    # stay unknown; after a depth-first share, the share's best seeds rule B1
+    monkeypatch.setattr(config, "LAYER_DFS_SHARE", share)
     dfs, lay = Solver(1 << 27), Solver(1 << 27, strategy="layers")
     lost = 0
     for deal in deals:
@@ -84,7 +95,7 @@ def test_layers_and_depth_first_agree_on_deals(profile, deals, least):
     assert lost >= least, lost
 
 
-def test_layers_prove_in_less_memory_what_depth_first_cannot():
+def test_layers_prove_in_less_memory_what_depth_first_cannot(layers_only):
     # strict deal 19 is lost; the depth-first table needs about 56 MiB for it
     pos = Position.from_deal(19, "strict")
     budget = 24 << 20
@@ -95,20 +106,20 @@ def test_layers_prove_in_less_memory_what_depth_first_cannot():
     assert lay.peak_table_bytes <= budget
 
 
-def test_layers_memory_budget_gives_unknown():
+def test_layers_memory_budget_gives_unknown(layers_only):
     r = Solver(1 << 20, strategy="layers").solve(Position.from_deal(19, "strict"), seconds=60)
     assert (r.result, r.stop_reason) == ("unknown", "memory")
     assert r.peak_table_bytes <= 1 << 20
 
 
-def test_layers_tiny_budget_is_unknown_never_lost():
+def test_layers_tiny_budget_is_unknown_never_lost(layers_only):
     r = Solver(strategy="layers").solve(Position.from_deal(19, "strict"), seconds=60, nodes=50)
     assert (r.result, r.stop_reason) == ("unknown", "nodes")
     assert r.nodes <= 50
 
 
 @pytest.mark.parametrize("deal, profile", [(2, "strict"), (5, "storehouse"), (0, "hevagames")])
-def test_layers_win_replays(deal, profile):
+def test_layers_win_replays(deal, profile, layers_only):
     # start some way before the end of a depth-first solution: the layered
     # search must win too, with a line that replays through the engine
     pos = Position.from_deal(deal, profile)
