@@ -54,13 +54,13 @@ N_LSTATS = 14
 # whether active, its rule-B1 bound
 X_ID, X_N, X_NEXT, X_ACTIVE, X_BOUND = 0, 1, 2, 3, 4
 N_XMETA = 5
-# A stack row is the position's table key (pointer included: columns sorted),
-# then its log number and rule-B1 bound (52 without B1) in one word.
 LOW30 = np.uint64((1 << 30) - 1)
 
 
 def row_words(kw: int) -> int:
-    """Words in a stack row when keys have ``kw`` words."""
+    """Words in a stack row when keys have ``kw`` words: the position's table
+    key (columns sorted, waste pointer kept), then one word holding its log
+    number and its rule-B1 bound (52 without B1)."""
     return kw + 1
 
 

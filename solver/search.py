@@ -142,7 +142,8 @@ class Solver:
     Parameters
     ----------
     memory : int
-        Most bytes the transposition table may use.
+        Most bytes the transposition table may use (the layered search: its
+        tables, stacks and log together).
     prune : bool
         Use the proven pruning rules of ``docs/solver.md`` (off only for tests).
     strategy : str
