@@ -14,15 +14,14 @@ Run: ``python -m experiments.bench_layers --deals 0,9,19,6,12,64,110 --budget 12
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from engine.position import Position
 from engine.profiles import parse_profile
 from engine.version import __version__
+from experiments.csv_rows import write_rows
 from solver import config
 from solver.search import STRATEGIES, Solver, parse_bytes, parse_seconds, warm_up
 
@@ -142,12 +141,7 @@ def main() -> None:
     t0 = time.perf_counter()
     rows = run(profile.canonical(), deals, seconds, memory)
     print(summarise(rows))
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    out = write_rows(args.out, rows)
     print(f"wall {time.perf_counter() - t0:.0f} s; rows in {out}")
 
 

@@ -13,12 +13,11 @@ bound for unknown, and "won" counts only proven wins.
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import time
-from pathlib import Path
 
 from engine.position import Position
+from experiments.csv_rows import write_rows
 from experiments.play import play_game
 from experiments.players import GreedyPlayer, PimcPlayer, RandomPlayer
 from solver.search import solve
@@ -94,12 +93,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
             row["player"] = name
             rows.append({k: row[k] for k in FIELDS})
 
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(rows)
+    out = write_rows(args.out, rows, FIELDS)
 
     print(f"{args.profile}, deals {deals.start}-{deals.stop - 1} ({len(deals)})")
     print(f"{'player':<8} {'win %':>6} {'banked':>7} {'s/game':>8}  results")

@@ -14,13 +14,12 @@ rule alone and keep the others on.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
-from pathlib import Path
 
 from engine.position import Position
 from engine.version import __version__
+from experiments.csv_rows import write_rows
 from solver.search import PRUNING_RULES, Solver, warm_up
 
 
@@ -111,12 +110,7 @@ def main() -> None:
                 f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()
             )
         )
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(all_rows[0]))
-        w.writeheader()
-        w.writerows(all_rows)
+    out = write_rows(args.out, all_rows)
     print(f"wall {time.perf_counter() - t0:.0f} s; rows in {out}")
 
 

@@ -366,6 +366,17 @@ def _score(s, m, rules, steps):
 
 
 @njit(cache=True)
+def child_bound(child, parent, mac, parent_bound, game, rules, ws, kids):
+    """Rule B1's bound of ``child``, made from ``parent`` (bound
+    ``parent_bound``) by the macro move ``mac``."""
+    a = mac & ATOMIC_MASK
+    banked_card = -1
+    if core.move_dst(a) == core.DST_FOUND:  # only then is it read
+        banked_card = _banked_card(child, parent, game)
+    return bound_after_move(child, game, rules, ws, a, parent_bound, banked_card, kids)
+
+
+@njit(cache=True)
 def canon_stock(s, game, rules):
     """Rule E1: with unlimited passes, an on-cycle waste pointer becomes 0.
 
@@ -556,10 +567,7 @@ def search(
             return WON
         mbase[d] = top
         if use_bound:
-            banked_card = -1
-            if core.move_dst(a) == core.DST_FOUND:  # only then is it read
-                banked_card = _banked_card(child, states[d - 1], game)
-            u = bound_after_move(child, game, rules, ws, a, ubound[d - 1], banked_card, kids)
+            u = child_bound(child, states[d - 1], mac, ubound[d - 1], game, rules, ws, kids)
             ubound[d] = u
             if u <= stats[ST_BEST]:
                 nmoves[d] = 0  # rule B1: nothing below here banks more than the best

@@ -21,23 +21,21 @@ import numpy as np
 from numba import njit
 
 from engine import core
-from solver.bound import WORK_LEN, banked_bound, bound_after_move, bound_applies, set_parents
+from solver.bound import WORK_LEN, banked_bound, bound_applies, set_parents
 from solver.config import MAX_MACROS as MAX_MACROS_K
 from solver.kernel import (
-    ATOMIC_MASK,
     B1_BOUND,
     E1_CYCLE,
     ST_BEST,
     ST_CHILDREN,
     ST_CUT,
     ST_DEAD,
-    ST_ENTRIES,
     ST_NODES,
     ST_PRUNED,
     WON,
-    _banked_card,
     apply_macro,
     canon_stock,
+    child_bound,
     gen_macros,
     rule_setup,
     tt_visit,
@@ -224,11 +222,7 @@ def layers_run(  # noqa: C901
             return WON
         u = 52
         if use_bound:
-            a = mac & ATOMIC_MASK
-            banked_card = -1
-            if core.move_dst(a) == core.DST_FOUND:
-                banked_card = _banked_card(child, xstate, game)
-            u = bound_after_move(child, game, rules, ws, a, xmeta[X_BOUND], banked_card, kids)
+            u = child_bound(child, xstate, mac, xmeta[X_BOUND], game, rules, ws, kids)
         w = works[slot]
         w[wlen[slot], :kw] = key
         w[wlen[slot], kw] = _pack(num, u)
@@ -246,11 +240,6 @@ def line_of(log: np.ndarray, num: int) -> list[int]:
         num = entry >> 30
     out.reverse()
     return out
-
-
-def entries(tstats: np.ndarray) -> int:
-    """Positions held in a layer's table."""
-    return int(tstats[ST_ENTRIES])
 
 
 def in_play_order(position, macros: list[int], rules) -> list[int]:

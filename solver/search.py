@@ -259,7 +259,6 @@ class Solver:
         its share of the time, node and memory budgets
         (``config.LAYER_DFS_SHARE``) before the layered search: stopping on
         time or nodes there gives the stop reason ``"share"``."""
-        full = (seconds, nodes)
         memory = self.memory
         if share:
             seconds = seconds * config.LAYER_DFS_SHARE
@@ -319,7 +318,7 @@ class Solver:
                 prune,
             )
         result, reason = _verdict(code, reason)
-        if share and reason in ("time", "nodes") and (seconds, nodes) != full:
+        if share and reason in ("time", "nodes"):
             reason = "share"
         best_len = int(stats[kernel.ST_BESTLEN])
         return _Run(
