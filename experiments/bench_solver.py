@@ -33,6 +33,8 @@ FIELDS = [
     "dominated",
     "peak_table_bytes",
     "stop_reason",
+    "stage",
+    "probes",
     "reserve_left",
     "budget_seconds",
     "budget_memory",
@@ -59,11 +61,14 @@ def summarise(rows: list[dict]) -> dict:
         "states_per_s": float(nodes.sum() / max(secs.sum(), 1e-9)),
         "children_per_s": float(sum(r.get("children", 0) for r in rows) / max(secs.sum(), 1e-9)),
         "mean_banked": float(np.mean([r["banked"] for r in rows])),
+        "won_by_probe": sum(r["result"] == "won" and r["stage"].startswith("probe") for r in rows),
         "peak_table_mib": max(r["peak_table_bytes"] for r in rows) / 2**20,
     }
 
 
-def run_bench(profiles: list[str], deals: range, seconds: float, memory: int, out: Path) -> None:
+def run_bench(
+    profiles: list[str], deals: range, seconds: float, memory: int, out: Path, probes: bool = True
+) -> None:
     compile_s = warm_up()
     print(f"compile/warm-up: {compile_s:.2f} s (numba cache: cached after the first run)")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -75,7 +80,7 @@ def run_bench(profiles: list[str], deals: range, seconds: float, memory: int, ou
             rows = []
             t0 = time.perf_counter()
             for d in deals:
-                r = solve_deal(d, prof, seconds=seconds, memory=memory)
+                r = solve_deal(d, prof, seconds=seconds, memory=memory, probes=probes)
                 row = {k: getattr(r, k) for k in FIELDS if hasattr(r, k)}
                 row.update(
                     profile=prof,
@@ -83,6 +88,7 @@ def run_bench(profiles: list[str], deals: range, seconds: float, memory: int, ou
                     deal=d,
                     budget_seconds=seconds,
                     budget_memory=memory,
+                    probes=probes,
                 )
                 rows.append(row)
                 w.writerow(row)
@@ -91,7 +97,8 @@ def run_bench(profiles: list[str], deals: range, seconds: float, memory: int, ou
             wall = time.perf_counter() - t0
             print(
                 f"{prof:12s} decided {s['decided_pct']:5.1f}%  won {s['won']} lost {s['lost']} "
-                f"unknown {s['unknown']}  median {s['median_s'] * 1000:.1f} ms  "
+                f"unknown {s['unknown']} (wins by probes {s['won_by_probe']})  "
+                f"median {s['median_s'] * 1000:.1f} ms  "
                 f"p95 {s['p95_s']:.2f} s  max {s['max_s']:.2f} s  "
                 f"{s['states_per_s']:,.0f} states/s ({s['children_per_s']:,.0f} children/s)  "
                 f"mean banked {s['mean_banked']:.2f}  "

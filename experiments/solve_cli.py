@@ -39,9 +39,7 @@ def _budgets(budget: str, memory: str | None) -> tuple[float, int]:
     return seconds, mem
 
 
-def _solve_line(
-    line: str, profile: str, seconds: float, nodes, mem: int, pick, prune=True, strategy="dfs"
-) -> SolveResult:
+def _solve_line(line: str, profile: str, seconds: float, nodes, pick, opts: dict) -> SolveResult:
     """One line of ``--file``: 52 card tokens, or a path to a position file."""
     text = line.strip()
     path = Path(text)
@@ -52,13 +50,13 @@ def _solve_line(
             if body.lstrip().startswith("{")
             else position_from_text(body, profile)
         )
-        return solve(pos, seconds, nodes, mem, prune, strategy)
+        return solve(pos, seconds, nodes, **opts)
     if len(text.split()) == 1:
         raise PositionError(f"no such position file: {text}")
     if pick is not None:
         pos = Position.from_deal(text, profile, pick=pick)
-        return solve(pos, seconds, nodes, mem, prune, strategy)
-    return solve_deal(text, profile, seconds, nodes, mem, prune, strategy)
+        return solve(pos, seconds, nodes, **opts)
+    return solve_deal(text, profile, seconds, nodes, **opts)
 
 
 def _print_human(r: SolveResult) -> None:
@@ -77,7 +75,8 @@ def _print_human(r: SolveResult) -> None:
         f"{r.children} children, max depth {r.max_depth}, forced home (P1) {r.pruned}, "
         f"cut by bound (B1) {r.cut}, dominated (E2) {r.dominated}, dead ends {r.dead_ends}, "
         f"{'memory' if r.strategy == 'layers' else 'table'} {r.peak_table_bytes / 2**20:.1f} MiB, "
-        f"reserve left {r.reserve_left}, strategy {r.strategy}"
+        f"reserve left {r.reserve_left}, strategy {r.strategy}, "
+        f"{'found by' if r.decided else 'last stage'} {r.stage}"
     )
 
 
@@ -121,6 +120,13 @@ def _print_human(r: SolveResult) -> None:
     "layers of progress finished in order and forgotten: long proofs in less "
     "memory; not with worry (docs/solver.md).",
 )
+@click.option(
+    "--probes/--no-probes",
+    default=True,
+    show_default=True,
+    help="First search only the first 2, then 3 moves of each position, on a "
+    "share of the budget, for a fast win; --no-probes searches as 0.3.0 did.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
 def solve_cmd(
     deal,
@@ -134,6 +140,7 @@ def solve_cmd(
     memory,
     prune,
     strategy,
+    probes,
     as_json,
 ):
     """Solve deals or positions: won (with a solution), lost (proof) or unknown."""
@@ -154,6 +161,7 @@ def solve_cmd(
     if sum(chosen) != 1:
         raise click.UsageError("give exactly one of --deal, --cards, --file or --position")
     pick_card = parse_card(pick) if pick else None
+    opts = {"memory": mem, "prune": rules, "strategy": strategy, "probes": probes}
     t0 = time.perf_counter()
     warm_up(strategy)
     compile_s = time.perf_counter() - t0
@@ -168,7 +176,7 @@ def solve_cmd(
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
-                r = _solve_line(line, prof, seconds, nodes, mem, pick_card, rules, strategy)
+                r = _solve_line(line, prof, seconds, nodes, pick_card, opts)
             except ValueError as exc:
                 raise PositionError(f"line {lineno}: {exc}") from None
             if as_json:
@@ -183,7 +191,7 @@ def solve_cmd(
             if body.lstrip().startswith("{")
             else position_from_text(body, prof)
         )
-        r = solve(pos, seconds, nodes, mem, rules, strategy)
+        r = solve(pos, seconds, nodes, **opts)
     elif deal is not None:
         try:
             number = int(deal)
@@ -191,15 +199,15 @@ def solve_cmd(
             raise click.UsageError(f"--deal takes a whole number, got {deal!r}") from None
         if pick_card is not None:
             pos = Position.from_deal(number, prof, pick=pick_card)
-            r = solve(pos, seconds, nodes, mem, rules, strategy)
+            r = solve(pos, seconds, nodes, **opts)
         else:
-            r = solve_deal(number, prof, seconds, nodes, mem, rules, strategy)
+            r = solve_deal(number, prof, seconds, nodes, **opts)
     else:
         if pick_card is not None:
             pos = Position.from_deal(cards, prof, pick=pick_card)
-            r = solve(pos, seconds, nodes, mem, rules, strategy)
+            r = solve(pos, seconds, nodes, **opts)
         else:
-            r = solve_deal(cards, prof, seconds, nodes, mem, rules, strategy)
+            r = solve_deal(cards, prof, seconds, nodes, **opts)
     if as_json:
         click.echo(json.dumps(r.to_json()))
     else:
@@ -214,7 +222,10 @@ def solve_cmd(
 @click.option(
     "--out", default="results/bench/solver.csv", show_default=True, type=click.Path(dir_okay=False)
 )
-def bench_solver_cmd(profiles, deals, budget, memory, out):
+@click.option(
+    "--probes/--no-probes", default=True, show_default=True, help="Narrowed probes first."
+)
+def bench_solver_cmd(profiles, deals, budget, memory, out, probes):
     """Solve a range of deals per profile; print decided %, times, states/s."""
     from experiments.bench_solver import run_bench
 
@@ -225,4 +236,4 @@ def bench_solver_cmd(profiles, deals, budget, memory, out):
     except ValueError:
         raise click.UsageError(f"--deals takes START:STOP, got {deals!r}") from None
     names = [parse_profile(p).canonical() for p in profiles.split(",") if p.strip()]
-    run_bench(names, deal_range, seconds, mem, Path(out))
+    run_bench(names, deal_range, seconds, mem, Path(out), probes)

@@ -498,6 +498,7 @@ def search(
     best_path,
     chunk,
     prune,
+    width,
 ):
     """Run up to ``chunk`` node expansions of the depth-first search.
 
@@ -508,6 +509,10 @@ def search(
     last move tried at each depth), EXHAUSTED (every reachable position was
     seen: a proof), TABLE_FULL (grow the table and call again) or TOO_DEEP
     (grow the stack and call again; nothing was changed).
+
+    ``width`` caps the moves searched below the root at the first ``width``
+    of the ordering: a narrowed probe that looks for wins fast. Exhausting a
+    narrowed search proves nothing; the full search passes ``MAX_MACROS_K``.
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS_K + 64, np.int64)
@@ -582,6 +587,8 @@ def search(
             stats[ST_PRUNED] += 1
         elif n == 0:
             stats[ST_DEAD] += 1
+        elif n > width:
+            n = width
         nmoves[d] = n
         imove[d] = 0
     stats[ST_DEPTH] = d

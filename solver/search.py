@@ -52,6 +52,7 @@ class SolveResult:
     dominated: int = 0
     children: int = 0
     strategy: str = "dfs"
+    stage: str = "dfs"
     version: str = __version__
     picks: dict[str, dict] = field(default_factory=dict)
 
@@ -150,6 +151,10 @@ class Solver:
         ``"dfs"`` (depth-first; finds wins fast) or ``"layers"`` (finishes
         layers of progress in order and forgets them: proofs in less memory;
         not with ``worry``). ``docs/solver.md`` compares them.
+    probes : bool
+        First run the narrowed probes of ``config.PROBES``: each searches only
+        the first few moves of every position, on a share of the budgets, and
+        ends the solve only with a win. Off, the search is exactly 0.3.0's.
     """
 
     def __init__(
@@ -157,8 +162,10 @@ class Solver:
         memory: int = config.DEFAULT_MEMORY,
         prune: bool | str | Iterable[str] = True,
         strategy: str = "dfs",
+        probes: bool = True,
     ) -> None:
         self.memory = int(memory)
+        self.probes = bool(probes)
         self.prune = prune_mask(prune)
         if strategy not in STRATEGIES:
             raise ValueError(
@@ -213,10 +220,18 @@ class Solver:
                 "the layered search needs worry=no (with worry, progress can fall); "
                 "use the depth-first search"
             )
-        run = self._run_dfs(position, seconds, nodes, t0, self.strategy == "layers")
-        if self.strategy == "layers" and run.result == "unknown":
-            # the depth-first share ran out (or its table filled): the layers go on
-            run = self._run_layers(position, seconds, nodes, t0, run)
+        run = None
+        for width, fraction, most in config.PROBES if self.probes else ():
+            run = self._run_dfs(position, seconds, nodes, t0, fraction, width, run, most)
+            if run.result == "won":
+                break
+        if run is None or run.result != "won":
+            layered = self.strategy == "layers"
+            share = config.LAYER_DFS_SHARE if layered else 1.0
+            run = self._run_dfs(position, seconds, nodes, t0, share, seed=run)
+            if layered and run.result == "unknown":
+                # the depth-first share ran out (or its table filled): the layers go on
+                run = self._run_layers(position, seconds, nodes, t0, run)
         stats = run.stats
         line, end = expand_macros(position, run.macros)
         banked = int(stats[kernel.ST_BEST])
@@ -245,6 +260,7 @@ class Solver:
             dominated=run.dominated,
             children=int(stats[kernel.ST_CHILDREN]),
             strategy=self.strategy,
+            stage=run.stage,
         )
 
     def _run_dfs(
@@ -253,17 +269,30 @@ class Solver:
         seconds: float,
         nodes: int | None,
         t0: float,
-        share: bool = False,
+        fraction: float = 1.0,
+        width: int = config.MAX_MACROS,
+        seed: _Run | None = None,
+        most: float = float("inf"),
     ) -> _Run:
-        """The depth-first search (:mod:`solver.kernel`). With ``share``, only
-        its share of the time, node and memory budgets
-        (``config.LAYER_DFS_SHARE``) before the layered search: stopping on
-        time or nodes there gives the stop reason ``"share"``."""
+        """The depth-first search (:mod:`solver.kernel`).
+
+        With ``fraction`` below 1 it runs on that share of the time, node and
+        memory budgets (the time counted from now, at most ``most`` seconds,
+        and never past the whole budget); stopping on time or nodes there
+        gives the stop reason ``"share"``. ``width`` narrows the search to a probe: it searches only
+        the first ``width`` moves of each position below the root, so its
+        exhaustion proves nothing and is reported as unknown (``"probe"``).
+        ``seed`` is an earlier run on the same position: its counts are added
+        to this run's, and its best banked count (reached by its line) starts
+        rule B1 off and stands unless this run beats it."""
         memory = self.memory
-        if share:
-            seconds = seconds * config.LAYER_DFS_SHARE
-            nodes = None if nodes is None else max(1, int(nodes * config.LAYER_DFS_SHARE))
-            memory = max(1 << 16, int(memory * config.LAYER_DFS_SHARE))
+        if fraction < 1.0:
+            now = time.perf_counter() - t0
+            seconds = min(seconds, now + min(seconds * fraction, most))
+            nodes = None if nodes is None else max(1, int(nodes * fraction))
+            memory = max(1 << 16, int(memory * fraction))
+            if seed is not None and nodes is not None:
+                nodes += int(seed.stats[kernel.ST_NODES])
         game, rules = position.game.arr, position.game.rules
         kw = core.key_words(int(rules[core.R_BUILD]))
         entry = (kw + 2) * 8
@@ -287,6 +316,8 @@ class Solver:
             stats,
             prune,
         )
+        if seed is not None:
+            _take_seed(stats, seed, self.best_path)
         code = kernel.WON if position.is_won() else kernel.RUNNING
         reason = "solved" if code == kernel.WON else ""
         while code in (kernel.RUNNING, kernel.TABLE_FULL, kernel.TOO_DEEP):
@@ -316,19 +347,24 @@ class Solver:
                 self.best_path,
                 chunk,
                 prune,
+                width,
             )
         result, reason = _verdict(code, reason)
-        if share and reason in ("time", "nodes"):
+        if width < config.MAX_MACROS and result != "won":
+            result, reason = "unknown", "probe"  # a narrowed search proves nothing
+        elif fraction < 1.0 and reason in ("time", "nodes"):
             reason = "share"
         best_len = int(stats[kernel.ST_BESTLEN])
+        before = (0, 0, 0) if seed is None else (seed.peak_bytes, seed.max_depth, seed.dominated)
         return _Run(
             result=result,
             reason=reason,
             stats=stats,
             macros=[int(m) for m in self.best_path[:best_len]],
-            peak_bytes=cap * entry,
-            max_depth=int(stats[kernel.ST_MAXDEPTH]),
-            dominated=int(stats[kernel.ST_DOMINATED]),
+            peak_bytes=max(cap * entry, before[0]),
+            max_depth=max(int(stats[kernel.ST_MAXDEPTH]), before[1]),
+            dominated=int(stats[kernel.ST_DOMINATED]) + before[2],
+            stage="dfs" if width >= config.MAX_MACROS else f"probe{width}",
         )
 
     def _run_layers(  # noqa: C901
@@ -376,13 +412,7 @@ class Solver:
         if int(seed.stats[kernel.ST_BEST]) > int(stats[kernel.ST_BEST]):
             stats[kernel.ST_BEST] = seed.stats[kernel.ST_BEST]
             stats[layers.ST_BESTID] = -1  # the seed's line
-        for slot in (
-            kernel.ST_NODES,
-            kernel.ST_CHILDREN,
-            kernel.ST_CUT,
-            kernel.ST_PRUNED,
-            kernel.ST_DEAD,
-        ):
+        for slot in _SUMMED:
             stats[slot] = seed.stats[slot]
         xstate = np.zeros(core.STATE_LEN, np.uint64)
         xmeta = np.zeros(layers.N_XMETA, np.int64)
@@ -453,6 +483,7 @@ class Solver:
             peak_bytes=max(peak, seed.peak_bytes),
             max_depth=len(macros),
             dominated=dominated + seed.dominated,
+            stage="layers",
         )
 
 
@@ -467,6 +498,23 @@ class _Run:
     peak_bytes: int
     max_depth: int
     dominated: int
+    stage: str = "dfs"
+
+
+#: Counters a later run adds its seed's to: positions and moves across runs.
+_SUMMED = (kernel.ST_NODES, kernel.ST_CHILDREN, kernel.ST_CUT, kernel.ST_PRUNED, kernel.ST_DEAD)
+
+
+def _take_seed(stats: np.ndarray, seed: _Run, best_path: np.ndarray) -> None:
+    """Start a depth-first run's counters from an earlier run on the same
+    position, and its best from the seed's when that is larger (B1 then cuts
+    against it: sound, since the seed's line reaches that count)."""
+    for slot in _SUMMED:
+        stats[slot] += seed.stats[slot]
+    if int(seed.stats[kernel.ST_BEST]) > int(stats[kernel.ST_BEST]):
+        stats[kernel.ST_BEST] = seed.stats[kernel.ST_BEST]
+        stats[kernel.ST_BESTLEN] = len(seed.macros)
+        best_path[: len(seed.macros)] = seed.macros
 
 
 def _next_chunk(t0: float, seconds: float, nodes: int | None, stats: np.ndarray) -> tuple[int, str]:
@@ -537,14 +585,16 @@ def solve(
     memory: int | None = None,
     prune: bool | str = True,
     strategy: str = "dfs",
+    probes: bool = True,
 ) -> SolveResult:
     """Solve one position with a shared solver (see :class:`Solver`)."""
     global _DEFAULT_SOLVER
     mem = memory or config.DEFAULT_MEMORY
     mask = prune_mask(prune)
     have = _DEFAULT_SOLVER
-    if have is None or (have.memory, have.prune, have.strategy) != (mem, mask, strategy):
-        _DEFAULT_SOLVER = Solver(mem, prune, strategy)
+    want = (mem, mask, strategy, bool(probes))
+    if have is None or (have.memory, have.prune, have.strategy, have.probes) != want:
+        _DEFAULT_SOLVER = Solver(mem, prune, strategy, probes)
     return _DEFAULT_SOLVER.solve(position, seconds, nodes)
 
 
@@ -556,6 +606,7 @@ def solve_deal(
     memory: int | None = None,
     prune: bool | str = True,
     strategy: str = "dfs",
+    probes: bool = True,
 ) -> SolveResult:
     """Solve a dealt position; for ``selective`` solve all five base picks.
 
@@ -564,7 +615,8 @@ def solve_deal(
     """
     prof = parse_profile(profile)
     if prof.layout != "selective":
-        return solve(Position.from_deal(deal, prof), seconds, nodes, memory, prune, strategy)
+        pos = Position.from_deal(deal, prof)
+        return solve(pos, seconds, nodes, memory, prune, strategy, probes)
     probe = Position.from_deal(deal, "strict")
     five = list(probe.game.deal[13:18])
     t0 = time.perf_counter()
@@ -573,7 +625,7 @@ def solve_deal(
         left = seconds - (time.perf_counter() - t0)
         share = max(left / (len(five) - i), 1e-3)
         pos = Position.from_deal(deal, prof, pick=card)
-        r = solve(pos, share, nodes, memory, prune, strategy)
+        r = solve(pos, share, nodes, memory, prune, strategy, probes)
         results.append(r)
         if r.result == "won":
             break

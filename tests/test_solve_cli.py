@@ -122,13 +122,30 @@ def test_unknown_pruning_rule_is_one_line_and_exit_2():
 def test_layered_strategy_gives_the_same_proof_in_less_memory():
     outs = {}
     for strategy in ("dfs", "layers"):
-        # a node budget: the layers' depth-first share (a tenth) cannot decide it
-        res = run("--deal", "19", "--strategy", strategy, "--nodes", "400000", "--json")
+        # a node budget: the layers' depth-first share (a tenth) cannot decide
+        # it; no probes, whose tables would be the peak of both
+        res = run(
+            "--deal", "19", "--strategy", strategy, "--nodes", "400000", "--no-probes", "--json"
+        )  # fmt: skip
         assert res.exit_code == 0, res.output
         outs[strategy] = json.loads(res.output.splitlines()[-1])
     assert {(o["result"], o["banked"]) for o in outs.values()} == {("lost", 8)}
     assert outs["layers"]["strategy"] == "layers"
     assert outs["layers"]["peak_table_bytes"] < outs["dfs"]["peak_table_bytes"]
+
+
+def test_probes_win_fast_and_can_be_switched_off():
+    # hevagames deal 12: the two-move probe, given 5% of 4M positions, wins
+    # it in under 200,000; the full search alone is far from a win at 400,000
+    outs = {}
+    for flag, nodes in (("--probes", "4000000"), ("--no-probes", "400000")):
+        res = run("--deal", "12", "--profile", "hevagames", "--nodes", nodes, flag, "--json")
+        assert res.exit_code == 0, res.output
+        outs[flag] = json.loads(res.output.splitlines()[-1])
+    assert (outs["--probes"]["result"], outs["--probes"]["stage"]) == ("won", "probe2")
+    assert (outs["--no-probes"]["result"], outs["--no-probes"]["stage"]) == ("unknown", "dfs")
+    human = run("--deal", "12", "--profile", "hevagames", "--nodes", "4000000")
+    assert "found by probe2" in human.output
 
 
 def test_layered_strategy_with_worry_is_one_line_and_exit_2():
