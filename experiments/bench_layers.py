@@ -8,7 +8,8 @@ seconds and peak memory, then the median memory ratio and the total time
 ratio over the deals both strategies decided. Rows go to a CSV.
 
 Run: ``python -m experiments.bench_layers --deals 0,9,19,6,12,64,110 --budget 120s --memory 8GB``
-(add ``--dfs-share 0`` for the layers alone, with no depth-first share first).
+(add ``--dfs-share 0 --no-probes`` for the layers alone, with no depth-first
+share and no probes first).
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ def parse_deals(text: str) -> list[int]:
         raise ValueError(f"cannot read deals from {text!r} (try 0:10 or 0,9,19)") from None
 
 
-def run(profile: str, deals: list[int], seconds: float, memory: int) -> list[dict]:
-    solvers = {s: Solver(memory, strategy=s) for s in STRATEGIES}
+def run(
+    profile: str, deals: list[int], seconds: float, memory: int, probes: bool = True
+) -> list[dict]:
+    solvers = {s: Solver(memory, strategy=s, probes=probes) for s in STRATEGIES}
     rows = []
     for d in deals:
         pos = Position.from_deal(d, profile)
@@ -59,6 +62,8 @@ def run(profile: str, deals: list[int], seconds: float, memory: int) -> list[dic
                     "budget_seconds": seconds,
                     "budget_memory": memory,
                     "dfs_share": config.LAYER_DFS_SHARE if name == "layers" else None,
+                    "probes": probes,
+                    "stage": r.stage,
                     "version": __version__,
                 }
             )
@@ -117,6 +122,11 @@ def main() -> None:
         default=config.LAYER_DFS_SHARE,
         help="share of the budgets the layered strategy spends depth-first first (0: none)",
     )
+    ap.add_argument(
+        "--no-probes",
+        action="store_true",
+        help="leave out the narrowed probes (docs/solver.md) in both strategies",
+    )
     ap.add_argument("--out", default="results/bench/layers.csv")
     args = ap.parse_args()
     if not 0 <= args.dfs_share < 1:
@@ -139,7 +149,7 @@ def main() -> None:
     warm_up("dfs")
     warm_up("layers")
     t0 = time.perf_counter()
-    rows = run(profile.canonical(), deals, seconds, memory)
+    rows = run(profile.canonical(), deals, seconds, memory, not args.no_probes)
     print(summarise(rows))
     out = write_rows(args.out, rows)
     print(f"wall {time.perf_counter() - t0:.0f} s; rows in {out}")

@@ -36,10 +36,15 @@ LAYER_START_SLOTS = 1 << 14
 #: first spends depth-first: wins come fast that way, and the best banked
 #: count it finds lets rule B1 cut in the layers from the start.
 LAYER_DFS_SHARE = 0.1
-#: Narrowed probes a solve runs first (``Solver(probes=True)``): each triple is
-#: a width (the moves searched at every position below the root, in the
-#: ordering's order), the share of the time, node and memory budgets it may
-#: spend, and the most seconds it may spend (so a long budget, given for a
-#: proof, goes to the full search). A probe ends the solve only with a win;
-#: then the full search runs, its rule B1 started from the probes' best count.
+#: Share of the time, node and memory budgets the full depth-first search
+#: spends before the probes; it then pauses (keeping its table) and resumes
+#: after them, so a deal it decides early is decided exactly as without probes.
+DFS_FIRST_SHARE = 0.1
+#: Narrowed probes a solve runs after that first slice (``Solver(probes=True)``):
+#: each triple is a width (the moves searched at every position below the
+#: root, in the ordering's order), the share of the time, node and memory
+#: budgets it may spend, and the most seconds it may spend (so a long budget,
+#: given for a proof, goes to the full search). A probe ends the solve only
+#: with a win; otherwise the full search resumes, B1 cutting against the
+#: probes' best banked count.
 PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))

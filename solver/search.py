@@ -21,6 +21,7 @@ from engine.position import Position
 from engine.profiles import parse_profile
 from engine.version import __version__
 from solver import config, kernel, layers
+from solver.dfs_run import SUMMED, DfsRun, Path, Run, new_table, next_chunk, verdict
 
 
 class SolverBug(RuntimeError):
@@ -172,40 +173,8 @@ class Solver:
                 f"unknown search strategy {strategy!r} (known: {', '.join(STRATEGIES)})"
             )
         self.strategy = strategy
-        self._stack(config.START_DEPTH)
-
-    def _stack(self, depth: int) -> None:
-        """(Re)allocate the path arrays for ``depth`` levels, keeping their contents."""
-        old = getattr(self, "states", None)
-        arrays = {
-            "states": np.zeros((depth, core.STATE_LEN), np.uint64),
-            "mstack": np.zeros(depth * config.MOVES_PER_LEVEL + config.MAX_MACROS, np.int64),
-            "mbase": np.zeros(depth, np.int64),
-            "nmoves": np.zeros(depth, np.int64),
-            "imove": np.zeros(depth, np.int64),
-            "ubound": np.zeros(depth, np.int64),
-            "best_path": np.zeros(depth, np.int64),
-        }
-        for name, new in arrays.items():
-            if old is not None:
-                prev = getattr(self, name)
-                new[: prev.shape[0]] = prev
-            setattr(self, name, new)
-
-    def _path(self) -> tuple[np.ndarray, ...]:
-        """The path arrays, in the order the kernels take them."""
-        return self.states, self.mstack, self.mbase, self.nmoves, self.imove, self.ubound
-
-    def _grow_stack(self) -> bool:
-        """Double the path arrays; False when that would pass ``MAX_DEPTH``."""
-        depth = self.states.shape[0]
-        if depth >= config.MAX_DEPTH:
-            return False
-        self._stack(min(2 * depth, config.MAX_DEPTH))
-        return True
-
-    def _table(self, cap: int, kw: int) -> np.ndarray:
-        return np.zeros((cap, kw + 2), np.uint64)  # tag, key, visited pointers
+        self._main_path = Path()
+        self._probe_path = Path()
 
     def solve(
         self,
@@ -220,18 +189,7 @@ class Solver:
                 "the layered search needs worry=no (with worry, progress can fall); "
                 "use the depth-first search"
             )
-        run = None
-        for width, fraction, most in config.PROBES if self.probes else ():
-            run = self._run_dfs(position, seconds, nodes, t0, fraction, width, run, most)
-            if run.result == "won":
-                break
-        if run is None or run.result != "won":
-            layered = self.strategy == "layers"
-            share = config.LAYER_DFS_SHARE if layered else 1.0
-            run = self._run_dfs(position, seconds, nodes, t0, share, seed=run)
-            if layered and run.result == "unknown":
-                # the depth-first share ran out (or its table filled): the layers go on
-                run = self._run_layers(position, seconds, nodes, t0, run)
+        run = self._search(position, seconds, nodes, t0)
         stats = run.stats
         line, end = expand_macros(position, run.macros)
         banked = int(stats[kernel.ST_BEST])
@@ -263,113 +221,68 @@ class Solver:
             stage=run.stage,
         )
 
-    def _run_dfs(
-        self,
-        position: Position,
-        seconds: float,
-        nodes: int | None,
-        t0: float,
-        fraction: float = 1.0,
-        width: int = config.MAX_MACROS,
-        seed: _Run | None = None,
-        most: float = float("inf"),
-    ) -> _Run:
-        """The depth-first search (:mod:`solver.kernel`).
+    def _search(self, position: Position, seconds: float, nodes: int | None, t0: float) -> Run:
+        """The full depth-first search's first slice, then the probes, then
+        the full search again from where it paused (or the layers)."""
+        layered = self.strategy == "layers"
+        first = config.LAYER_DFS_SHARE if layered else config.DFS_FIRST_SHARE
+        limits = _slice(t0, seconds, nodes, self.memory, first)
+        # the layers never resume it: size its table for its share alone
+        memory, size_for = (limits[2], limits[1]) if layered else (self.memory, nodes)
+        main = DfsRun(position, self._main_path, self.prune, memory, size_for=size_for)
+        main.advance(t0, *limits)
+        if self.probes and config.PROBES and not main.over:
+            probe = self._probes(position, seconds, nodes, t0, main)
+            if probe is not None and probe.result == "won":
+                return probe
+            if probe is not None:
+                main.absorb(probe, held=main.table_bytes)
+        if layered:
+            run = main.finish(share=True)
+            del main  # its table: the layers need the memory
+            if run.result == "unknown":
+                # the depth-first share ran out (or its table filled): the layers go on
+                run = self._run_layers(position, seconds, nodes, t0, run)
+            return run
+        main.advance(t0, seconds, nodes, self.memory)
+        return main.finish()
 
-        With ``fraction`` below 1 it runs on that share of the time, node and
-        memory budgets (the time counted from now, at most ``most`` seconds,
-        and never past the whole budget); stopping on time or nodes there
-        gives the stop reason ``"share"``. ``width`` narrows the search to a probe: it searches only
-        the first ``width`` moves of each position below the root, so its
-        exhaustion proves nothing and is reported as unknown (``"probe"``).
-        ``seed`` is an earlier run on the same position: its counts are added
-        to this run's, and its best banked count (reached by its line) starts
-        rule B1 off and stands unless this run beats it."""
-        memory = self.memory
-        if fraction < 1.0:
-            now = time.perf_counter() - t0
-            seconds = min(seconds, now + min(seconds * fraction, most))
-            nodes = None if nodes is None else max(1, int(nodes * fraction))
-            memory = max(1 << 16, int(memory * fraction))
-            if seed is not None and nodes is not None:
-                nodes += int(seed.stats[kernel.ST_NODES])
-        game, rules = position.game.arr, position.game.rules
-        kw = core.key_words(int(rules[core.R_BUILD]))
-        entry = (kw + 2) * 8
-        max_cap = 1 << max(10, (memory // entry).bit_length() - 1)
-        # a node budget says how many entries the table can need: start there
-        # and never rehash; otherwise start small and grow
-        want = config.START_SLOTS
-        if nodes is not None:
-            want = max(want, 1 << int((nodes + 2) / config.MAX_LOAD).bit_length())
-        cap = min(want, max_cap)
-        table = self._table(cap, kw)
-        stats = np.zeros(kernel.N_STATS, np.int64)
-        prune = self.prune
-        kernel.root_setup(
-            position.state,
-            game,
-            rules,
-            *self._path(),
-            table,
-            int(cap * config.MAX_LOAD),
-            stats,
-            prune,
-        )
-        if seed is not None:
-            _take_seed(stats, seed, self.best_path)
-        code = kernel.WON if position.is_won() else kernel.RUNNING
-        reason = "solved" if code == kernel.WON else ""
-        while code in (kernel.RUNNING, kernel.TABLE_FULL, kernel.TOO_DEEP):
-            if code == kernel.TOO_DEEP and not self._grow_stack():
-                reason = "depth"
+    def _probes(
+        self, position: Position, seconds: float, nodes: int | None, t0: float, main: DfsRun
+    ) -> Run | None:
+        """Run the probes of ``config.PROBES`` in turn, each on its share of
+        the budgets (beside the paused full search's table), until one wins.
+        The answer counts every probe's positions; a win also counts the full
+        search's first slice. None when the memory budget has no room for a
+        probe's table beside the full search's."""
+        held = main.table_bytes
+        if self.memory - held < main.fits(0) * main.entry:
+            return None
+        done = int(main.stats[kernel.ST_NODES])
+        run: Run | None = None
+        for width, fraction, most in config.PROBES:
+            limits = _slice(t0, seconds, nodes, self.memory, fraction, most)
+            memory = min(limits[2], self.memory - held)
+            prev = 0 if run is None else int(run.stats[kernel.ST_NODES])
+            own = None if nodes is None else max(1, min(limits[1], nodes - done - prev))
+            probe = DfsRun(position, self._probe_path, self.prune, memory, width, own)
+            probe.seed_best(run or main.finish())
+            if run is not None:
+                probe.absorb(run)
+            # the probe's counters hold the earlier probes' positions as well
+            probe.advance(t0, limits[0], None if own is None else prev + own, memory)
+            run = probe.finish()
+            if run.result == "won":
+                for slot in SUMMED:
+                    run.stats[slot] += main.stats[slot]
+                run.dominated += int(main.stats[kernel.ST_DOMINATED])
+                run.peak_bytes += held
                 break
-            if code == kernel.TABLE_FULL:
-                if cap >= max_cap:
-                    reason = "memory"
-                    break
-                # each rehash re-inserts every entry: grow fast while small
-                grow = 4 if cap < config.FAST_GROW_BELOW else 2
-                new_cap = min(cap * grow, max_cap)
-                new_table = self._table(new_cap, kw)
-                kernel.tt_rehash(table, new_table)
-                table, cap = new_table, new_cap
-            chunk, reason = _next_chunk(t0, seconds, nodes, stats)
-            if reason:
-                break
-            code = kernel.search(
-                game,
-                rules,
-                *self._path(),
-                table,
-                int(cap * config.MAX_LOAD),
-                stats,
-                self.best_path,
-                chunk,
-                prune,
-                width,
-            )
-        result, reason = _verdict(code, reason)
-        if width < config.MAX_MACROS and result != "won":
-            result, reason = "unknown", "probe"  # a narrowed search proves nothing
-        elif fraction < 1.0 and reason in ("time", "nodes"):
-            reason = "share"
-        best_len = int(stats[kernel.ST_BESTLEN])
-        before = (0, 0, 0) if seed is None else (seed.peak_bytes, seed.max_depth, seed.dominated)
-        return _Run(
-            result=result,
-            reason=reason,
-            stats=stats,
-            macros=[int(m) for m in self.best_path[:best_len]],
-            peak_bytes=max(cap * entry, before[0]),
-            max_depth=max(int(stats[kernel.ST_MAXDEPTH]), before[1]),
-            dominated=int(stats[kernel.ST_DOMINATED]) + before[2],
-            stage="dfs" if width >= config.MAX_MACROS else f"probe{width}",
-        )
+        return run
 
     def _run_layers(  # noqa: C901
-        self, position: Position, seconds: float, nodes: int | None, t0: float, seed: _Run
-    ) -> _Run:
+        self, position: Position, seconds: float, nodes: int | None, t0: float, seed: Run
+    ) -> Run:
         """The layered search (:mod:`solver.layers`): layers of progress are
         finished in order and forgotten, so memory holds three layers and a
         log of 8 bytes a position.
@@ -387,7 +300,7 @@ class Solver:
         # start small enough that the first allocation keeps within the budget
         while small > 16 and small * (3 * entry + 3 * row_bytes + 8) > self.memory // 4:
             small //= 2
-        tables = [self._table(small, kw) for _ in range(3)]
+        tables = [new_table(small, kw) for _ in range(3)]
         works = [np.zeros((small, row), np.uint64) for _ in range(3)]
         log = np.zeros(small, np.int64)
         tstats = np.zeros((3, kernel.N_STATS), np.int64)
@@ -412,7 +325,7 @@ class Solver:
         if int(seed.stats[kernel.ST_BEST]) > int(stats[kernel.ST_BEST]):
             stats[kernel.ST_BEST] = seed.stats[kernel.ST_BEST]
             stats[layers.ST_BESTID] = -1  # the seed's line
-        for slot in _SUMMED:
+        for slot in SUMMED:
             stats[slot] = seed.stats[slot]
         xstate = np.zeros(core.STATE_LEN, np.uint64)
         xmeta = np.zeros(layers.N_XMETA, np.int64)
@@ -438,7 +351,7 @@ class Solver:
                     reason = "memory"
                     break
                 if need < 3:
-                    new = self._table(2 * old.shape[0], kw)
+                    new = new_table(2 * old.shape[0], kw)
                     kernel.tt_rehash(old, new)
                     tables[need] = new
                 elif need < 6:
@@ -453,13 +366,13 @@ class Solver:
                 # nothing reaches this layer again: forget it, and free its memory
                 dominated += int(tstats[cur, kernel.ST_DOMINATED])
                 tstats[cur] = 0
-                tables[cur] = self._table(small, kw)
+                tables[cur] = new_table(small, kw)
                 works[cur] = np.zeros((small, row), np.uint64)
                 if not wlen.any():
                     code = kernel.EXHAUSTED
                     break
                 cur, cur_pi = (cur + 1) % 3, cur_pi + 1
-            chunk, reason = _next_chunk(t0, seconds, nodes, stats)
+            chunk, reason = next_chunk(t0, seconds, nodes, stats)
             if reason:
                 break
             code = layers.layers_run(
@@ -469,13 +382,13 @@ class Solver:
             if code == layers.BAD_PROGRESS:
                 raise SolverBug("a move changed progress by other than 0, 1 or 2")
         dominated += int(tstats[:, kernel.ST_DOMINATED].sum())
-        result, reason = _verdict(code, reason)
+        result, reason = verdict(code, reason)
         best_id = int(stats[layers.ST_BESTID])
         if best_id < 0:
             macros = seed.macros
         else:
             macros = layers.in_play_order(position, layers.line_of(log, best_id), rules)
-        return _Run(
+        return Run(
             result=result,
             reason=reason,
             stats=stats,
@@ -487,56 +400,21 @@ class Solver:
         )
 
 
-@dataclass
-class _Run:
-    """What one search strategy hands back to :meth:`Solver.solve`."""
-
-    result: str
-    reason: str
-    stats: np.ndarray
-    macros: list[int]
-    peak_bytes: int
-    max_depth: int
-    dominated: int
-    stage: str = "dfs"
-
-
-#: Counters a later run adds its seed's to: positions and moves across runs.
-_SUMMED = (kernel.ST_NODES, kernel.ST_CHILDREN, kernel.ST_CUT, kernel.ST_PRUNED, kernel.ST_DEAD)
-
-
-def _take_seed(stats: np.ndarray, seed: _Run, best_path: np.ndarray) -> None:
-    """Start a depth-first run's counters from an earlier run on the same
-    position, and its best from the seed's when that is larger (B1 then cuts
-    against it: sound, since the seed's line reaches that count)."""
-    for slot in _SUMMED:
-        stats[slot] += seed.stats[slot]
-    if int(seed.stats[kernel.ST_BEST]) > int(stats[kernel.ST_BEST]):
-        stats[kernel.ST_BEST] = seed.stats[kernel.ST_BEST]
-        stats[kernel.ST_BESTLEN] = len(seed.macros)
-        best_path[: len(seed.macros)] = seed.macros
-
-
-def _next_chunk(t0: float, seconds: float, nodes: int | None, stats: np.ndarray) -> tuple[int, str]:
-    """Nodes the next kernel call may expand, or a stop reason when a budget is spent."""
-    if time.perf_counter() - t0 >= seconds:
-        return 0, "time"
-    chunk = config.CHUNK_NODES
-    if nodes is not None:
-        left = nodes - int(stats[kernel.ST_NODES])
-        if left <= 0:
-            return 0, "nodes"
-        chunk = min(chunk, left)
-    return chunk, ""
-
-
-def _verdict(code: int, reason: str) -> tuple[str, str]:
-    """Result and stop reason from a kernel's last code."""
-    if code == kernel.WON:
-        return "won", "solved"
-    if code == kernel.EXHAUSTED:
-        return "lost", "exhausted"
-    return "unknown", reason or "memory"
+def _slice(
+    t0: float,
+    seconds: float,
+    nodes: int | None,
+    memory: int,
+    fraction: float,
+    most: float = float("inf"),
+) -> tuple[float, int | None, int]:
+    """Limits for a slice of the budgets: ``fraction`` of the time (counted
+    from now, at most ``most`` seconds, never past the whole budget), of the
+    nodes and of the memory."""
+    now = time.perf_counter() - t0
+    end = min(seconds, now + min(seconds * fraction, most))
+    cap = None if nodes is None else max(1, int(nodes * fraction))
+    return end, cap, max(1 << 16, int(memory * fraction))
 
 
 def expand_macros(position: Position, macros: list[int]) -> tuple[list[str], Position]:

@@ -18,8 +18,9 @@ from solver.search import Solver, solve_deal
 
 @pytest.fixture
 def layers_only(monkeypatch):
-    """No depth-first share first: the layered kernel does all the work."""
+    """No depth-first share and no probes first: the layered kernel does all the work."""
     monkeypatch.setattr(config, "LAYER_DFS_SHARE", 0.0)
+    monkeypatch.setattr(config, "PROBES", ())
 
 
 NO_WORRY = ["strict", "hevagames", "strict:passes=2", "superior", "storehouse", "rainbow"]

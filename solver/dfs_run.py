@@ -1,0 +1,265 @@
+"""One depth-first run that can pause and resume: its table, counters and path.
+
+Internal to :mod:`solver.search`. The compiled kernel (:mod:`solver.kernel`)
+already works in chunks, and every way it hands back (a chunk done, the table
+full, the path too deep) leaves the search where it can go on. So a run can
+stop when a slice of the budgets is spent and go on later with larger limits:
+a solve pauses its full search after a first slice, runs the narrowed probes
+on their own path and table, and resumes it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import core
+from engine.position import Position
+from solver import config, kernel
+
+#: Counters that add up across the runs of one solve.
+SUMMED = (kernel.ST_NODES, kernel.ST_CHILDREN, kernel.ST_CUT, kernel.ST_PRUNED, kernel.ST_DEAD)
+
+
+@dataclass
+class Run:
+    """What one search hands back to :meth:`solver.search.Solver.solve`."""
+
+    result: str
+    reason: str
+    stats: np.ndarray
+    macros: list[int]
+    peak_bytes: int
+    max_depth: int
+    dominated: int
+    stage: str = "dfs"
+
+
+class Path:
+    """The path arrays of a depth-first search; doubled on demand."""
+
+    NAMES = ("states", "mstack", "mbase", "nmoves", "imove", "ubound", "best_path")
+
+    def __init__(self, depth: int | None = None) -> None:
+        self._alloc(depth or config.START_DEPTH)
+
+    def _alloc(self, depth: int) -> None:
+        """(Re)allocate for ``depth`` levels, keeping the contents."""
+        old = getattr(self, "states", None)
+        arrays = {
+            "states": np.zeros((depth, core.STATE_LEN), np.uint64),
+            "mstack": np.zeros(depth * config.MOVES_PER_LEVEL + config.MAX_MACROS, np.int64),
+            "mbase": np.zeros(depth, np.int64),
+            "nmoves": np.zeros(depth, np.int64),
+            "imove": np.zeros(depth, np.int64),
+            "ubound": np.zeros(depth, np.int64),
+            "best_path": np.zeros(depth, np.int64),
+        }
+        for name, new in arrays.items():
+            if old is not None:
+                prev = getattr(self, name)
+                new[: prev.shape[0]] = prev
+            setattr(self, name, new)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the order the kernels take them (``best_path`` apart)."""
+        return self.states, self.mstack, self.mbase, self.nmoves, self.imove, self.ubound
+
+    def grow(self) -> bool:
+        """Double the arrays; False when that would pass ``MAX_DEPTH``."""
+        depth = self.states.shape[0]
+        if depth >= config.MAX_DEPTH:
+            return False
+        self._alloc(min(2 * depth, config.MAX_DEPTH))
+        return True
+
+
+def new_table(cap: int, kw: int) -> np.ndarray:
+    return np.zeros((cap, kw + 2), np.uint64)  # tag, key, visited pointers
+
+
+def next_chunk(t0: float, seconds: float, nodes: int | None, stats: np.ndarray) -> tuple[int, str]:
+    """Nodes the next kernel call may expand, or a stop reason when a budget is spent."""
+    if time.perf_counter() - t0 >= seconds:
+        return 0, "time"
+    chunk = config.CHUNK_NODES
+    if nodes is not None:
+        left = nodes - int(stats[kernel.ST_NODES])
+        if left <= 0:
+            return 0, "nodes"
+        chunk = min(chunk, left)
+    return chunk, ""
+
+
+def verdict(code: int, reason: str) -> tuple[str, str]:
+    """Result and stop reason from a kernel's last code."""
+    if code == kernel.WON:
+        return "won", "solved"
+    if code == kernel.EXHAUSTED:
+        return "lost", "exhausted"
+    return "unknown", reason or "memory"
+
+
+class DfsRun:
+    """A depth-first search of ``position``, run slice by slice.
+
+    Parameters
+    ----------
+    position : Position
+        Where the search starts.
+    path : Path
+        Its path arrays (a run that pauses must not share them with another).
+    prune : int
+        The kernel's mask of pruning rules.
+    width : int
+        ``config.MAX_MACROS`` for the full search; a smaller number narrows it
+        to a probe, which searches only the first ``width`` moves of each
+        position below the root: its exhaustion proves nothing.
+    memory : int
+        The most bytes its table may take at the start.
+    size_for : int or None
+        The most positions it may enter, when known: the table starts large
+        enough for them (within ``memory``) and never rehashes.
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        path: Path,
+        prune: int,
+        memory: int,
+        width: int = config.MAX_MACROS,
+        size_for: int | None = None,
+    ) -> None:
+        self.game, self.rules = position.game.arr, position.game.rules
+        self.kw = core.key_words(int(self.rules[core.R_BUILD]))
+        self.entry = (self.kw + 2) * 8
+        self.path, self.prune, self.width = path, prune, width
+        want = config.START_SLOTS
+        if size_for is not None:
+            want = max(want, 1 << int((size_for + 2) / config.MAX_LOAD).bit_length())
+        self.cap = min(want, self.fits(memory))
+        self.table = new_table(self.cap, self.kw)
+        self.stats = np.zeros(kernel.N_STATS, np.int64)
+        kernel.root_setup(
+            position.state,
+            self.game,
+            self.rules,
+            *path.arrays(),
+            self.table,
+            self.max_entries(),
+            self.stats,
+            prune,
+        )
+        self.code = kernel.WON if position.is_won() else kernel.RUNNING
+        self.reason = "solved" if self.code == kernel.WON else ""
+        self.peak_bytes = self.table_bytes
+        # what runs this one absorbed add to its statistics
+        self.more_dominated = 0
+        self.more_peak = 0
+        self.more_depth = 0
+
+    @property
+    def table_bytes(self) -> int:
+        return self.cap * self.entry
+
+    def max_entries(self) -> int:
+        return int(self.cap * config.MAX_LOAD)
+
+    @property
+    def over(self) -> bool:
+        """Won, exhausted, or stopped for good (a path past ``MAX_DEPTH``)."""
+        return self.code in (kernel.WON, kernel.EXHAUSTED) or self.reason == "depth"
+
+    def fits(self, memory: int) -> int:
+        """Largest table (slots) that ``memory`` bytes hold."""
+        return 1 << max(10, (memory // self.entry).bit_length() - 1)
+
+    def advance(self, t0: float, seconds: float, nodes: int | None, memory: int) -> None:
+        """Search until decided or a limit: ``seconds`` after ``t0``, ``nodes``
+        positions (``stats``, absorbed runs included), a table of ``memory``
+        bytes. The stop reason is ``self.reason``; a later call with larger
+        limits goes on from here."""
+        if self.over:
+            return
+        self.reason = ""
+        max_cap = max(self.cap, self.fits(memory))  # a table never shrinks
+        code = self.code
+        while code in (kernel.RUNNING, kernel.TABLE_FULL, kernel.TOO_DEEP):
+            if code == kernel.TOO_DEEP:
+                if not self.path.grow():
+                    self.reason = "depth"
+                    break
+                code = kernel.RUNNING
+            if code == kernel.TABLE_FULL:
+                if self.cap >= max_cap:
+                    self.reason = "memory"
+                    break
+                # each rehash re-inserts every entry: grow fast while small
+                grow = 4 if self.cap < config.FAST_GROW_BELOW else 2
+                new_cap = min(self.cap * grow, max_cap)
+                table = new_table(new_cap, self.kw)
+                kernel.tt_rehash(self.table, table)
+                self.table, self.cap = table, new_cap
+                self.peak_bytes = max(self.peak_bytes, self.table_bytes)
+                code = kernel.RUNNING
+            chunk, self.reason = next_chunk(t0, seconds, nodes, self.stats)
+            if self.reason:
+                break
+            code = kernel.search(
+                self.game,
+                self.rules,
+                *self.path.arrays(),
+                self.table,
+                self.max_entries(),
+                self.stats,
+                self.path.best_path,
+                chunk,
+                self.prune,
+                self.width,
+            )
+        self.code = code
+
+    def seed_best(self, other: Run) -> None:
+        """Take ``other``'s best banked count and line when larger: rule B1
+        then cuts against it (sound: a real line reaches that count, and a
+        larger best only ever cuts positions that cannot beat it)."""
+        if int(other.stats[kernel.ST_BEST]) > int(self.stats[kernel.ST_BEST]):
+            n = len(other.macros)
+            while self.path.best_path.shape[0] < n:
+                self.path.grow()
+            self.stats[kernel.ST_BEST] = other.stats[kernel.ST_BEST]
+            self.stats[kernel.ST_BESTLEN] = n
+            self.path.best_path[:n] = other.macros
+
+    def absorb(self, other: Run, held: int = 0) -> None:
+        """Count ``other``'s positions and moves as this run's, and take its
+        best; ``held`` is memory this run kept while ``other`` ran."""
+        for slot in SUMMED:
+            self.stats[slot] += other.stats[slot]
+        self.more_dominated += other.dominated
+        self.more_peak = max(self.more_peak, held + other.peak_bytes)
+        self.more_depth = max(self.more_depth, other.max_depth)
+        self.seed_best(other)
+
+    def finish(self, share: bool = False) -> Run:
+        """The run's answer. A probe's exhaustion is unknown (``"probe"``);
+        with ``share`` a stop on time or nodes was a planned pause (``"share"``)."""
+        result, reason = verdict(self.code, self.reason)
+        if self.width < config.MAX_MACROS and result != "won":
+            result, reason = "unknown", "probe"  # a narrowed search proves nothing
+        elif share and result == "unknown" and reason in ("time", "nodes"):
+            reason = "share"
+        n = int(self.stats[kernel.ST_BESTLEN])
+        return Run(
+            result=result,
+            reason=reason,
+            stats=self.stats,
+            macros=[int(m) for m in self.path.best_path[:n]],
+            peak_bytes=max(self.peak_bytes, self.more_peak),
+            max_depth=max(int(self.stats[kernel.ST_MAXDEPTH]), self.more_depth),
+            dominated=int(self.stats[kernel.ST_DOMINATED]) + self.more_dominated,
+            stage="dfs" if self.width >= config.MAX_MACROS else f"probe{self.width}",
+        )
