@@ -221,6 +221,8 @@ class DfsRun:
                 self.width,
             )
         self.code = code
+        if code in (kernel.WON, kernel.EXHAUSTED):
+            self.reason = verdict(code, "")[1]
 
     def seed_best(self, other: Run) -> None:
         """Take ``other``'s best banked count and line when larger: rule B1

@@ -551,7 +551,8 @@ def search(
         core.canonical_key(child, rules, key)
         ins = tt_visit(table, key, child, game, rules, use_e2, max_entries, stats)
         if ins == -1:
-            imove[d] -= 1
+            imove[d] -= 1  # the child is made again once the table has grown
+            stats[ST_CHILDREN] -= 1
             stats[ST_DEPTH] = d
             return TABLE_FULL
         if ins == 0:

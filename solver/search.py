@@ -251,7 +251,8 @@ class Solver:
         self, position: Position, seconds: float, nodes: int | None, t0: float, main: DfsRun
     ) -> Run | None:
         """Run the probes of ``config.PROBES`` in turn, each on its share of
-        the budgets (beside the paused full search's table), until one wins.
+        the time and nodes and on the memory the paused full search's table
+        leaves, until one wins.
         The answer counts every probe's positions; a win also counts the full
         search's first slice. None when the memory budget has no room for a
         probe's table beside the full search's."""
@@ -262,7 +263,8 @@ class Solver:
         run: Run | None = None
         for width, fraction, most in config.PROBES:
             limits = _slice(t0, seconds, nodes, self.memory, fraction, most)
-            memory = min(limits[2], self.memory - held)
+            # the paused search's table stays; the probe's goes when it ends
+            memory = self.memory - held
             prev = 0 if run is None else int(run.stats[kernel.ST_NODES])
             own = None if nodes is None else max(1, min(limits[1], nodes - done - prev))
             probe = DfsRun(position, self._probe_path, self.prune, memory, width, own)
@@ -410,9 +412,13 @@ def _slice(
 ) -> tuple[float, int | None, int]:
     """Limits for a slice of the budgets: ``fraction`` of the time (counted
     from now, at most ``most`` seconds, never past the whole budget), of the
-    nodes and of the memory."""
+    nodes and of the memory. With no time budget (``seconds`` infinite) there
+    is no time limit either, so a node budget alone keeps a solve the same on
+    every machine."""
     now = time.perf_counter() - t0
     end = min(seconds, now + min(seconds * fraction, most))
+    if seconds == float("inf"):
+        end = seconds
     cap = None if nodes is None else max(1, int(nodes * fraction))
     return end, cap, max(1 << 16, int(memory * fraction))
 

@@ -92,3 +92,14 @@ def test_layers_after_probes_agree():
     a = Solver(1 << 26, strategy="layers").solve(pos, seconds=120)
     b = Solver(1 << 26, probes=False).solve(pos, seconds=120)
     assert (a.result, a.banked) == (b.result, b.banked) == ("lost", 12)
+
+
+def test_a_node_budget_alone_ignores_the_probes_time_caps(monkeypatch):
+    # sweeps give only a node budget so that every row is the same on any
+    # machine: the probes' time caps must then not apply
+    pos = Position.from_deal(12, "hevagames")
+    a = Solver(1 << 28).solve(pos, seconds=float("inf"), nodes=4_000_000)
+    monkeypatch.setattr(config, "PROBES", tuple((w, f, 0.0) for w, f, _ in config.PROBES))
+    b = Solver(1 << 28).solve(pos, seconds=float("inf"), nodes=4_000_000)
+    assert (a.result, a.stage) == ("won", "probe2")
+    assert (b.result, b.stage, b.nodes) == (a.result, a.stage, a.nodes)

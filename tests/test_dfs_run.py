@@ -1,0 +1,81 @@
+"""A depth-first run paused and resumed searches exactly as one that never
+paused (``solver/dfs_run.py``): the probes rely on it."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from engine.position import Position
+from solver import config, kernel
+from solver.dfs_run import DfsRun, Path
+from solver.search import prune_mask
+
+BIG = 1 << 28
+
+
+def _whole(pos: Position) -> DfsRun:
+    run = DfsRun(pos, Path(), prune_mask(True), BIG)
+    run.advance(time.perf_counter(), 600.0, None, BIG)
+    return run
+
+
+@pytest.mark.parametrize("profile, deal", [("strict", 0), ("strict", 19), ("hevagames", 5)])
+def test_slices_of_nodes_and_memory_change_nothing(profile, deal):
+    pos = Position.from_deal(deal, profile)
+    whole = _whole(pos)
+    assert whole.over
+    run = DfsRun(pos, Path(16), prune_mask(True), 1 << 16)  # tiny path and table
+    t0 = time.perf_counter()
+    limit, memory, pauses = 200, 1 << 16, 0
+    while not run.over:
+        run.advance(t0, 600.0, limit, memory)
+        pauses += not run.over
+        assert run.reason in ("nodes", "memory", "solved", "exhausted"), run.reason
+        limit, memory = limit * 3, memory * 4
+    assert pauses >= 2
+    a, b = whole.finish(), run.finish()
+    assert (a.result, a.reason, a.macros) == (b.result, b.reason, b.macros)
+    for slot in (kernel.ST_NODES, kernel.ST_CHILDREN, kernel.ST_BEST, kernel.ST_CUT):
+        assert whole.stats[slot] == run.stats[slot], slot
+
+
+def test_a_paused_run_keeps_its_table_within_the_slice():
+    pos = Position.from_deal(0, "strict")
+    run = DfsRun(pos, Path(), prune_mask(True), 1 << 16)
+    run.advance(time.perf_counter(), 600.0, None, 1 << 20)
+    assert run.reason == "memory" and not run.over
+    assert run.table_bytes <= 1 << 20
+    assert run.finish().result == "unknown"
+
+
+def test_a_larger_best_taken_mid_search_changes_no_verdict():
+    # strict deal 43 is lost with 11 banked; after 2,000 positions the search
+    # has found 8. Handed the finished search's best (11, with its line) at
+    # that point, as the probes hand theirs, it must prove the same loss, in
+    # no more positions
+    pos = Position.from_deal(43, "strict")
+    whole = _whole(pos)
+    run = DfsRun(pos, Path(), prune_mask(True), BIG)
+    t0 = time.perf_counter()
+    run.advance(t0, 600.0, 2_000, BIG)
+    assert run.stats[kernel.ST_BEST] < 11
+    run.seed_best(whole.finish())
+    assert run.stats[kernel.ST_BEST] == 11
+    run.advance(t0, 600.0, None, BIG)
+    got = run.finish()
+    assert (got.result, int(got.stats[kernel.ST_BEST])) == ("lost", 11)
+    assert whole.finish().result == "lost"
+    assert got.stats[kernel.ST_NODES] <= whole.stats[kernel.ST_NODES]
+
+
+def test_a_narrowed_run_that_runs_dry_is_unknown():
+    run = DfsRun(Position.from_deal(173, "strict"), Path(), prune_mask(True), BIG, width=2)
+    run.advance(time.perf_counter(), 600.0, None, BIG)
+    assert run.code == kernel.EXHAUSTED  # it did run dry ...
+    r = run.finish()
+    assert (r.result, r.reason, r.stage) == ("unknown", "probe", "probe2")  # ... and proves nothing
+    assert int(np.int64(r.stats[kernel.ST_NODES])) < 2_000
+    assert config.MAX_MACROS > 2
