@@ -103,7 +103,9 @@ def wilson(k: int, n: int, conf: float = 0.95) -> tuple[float, float]:
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval always holds k / n; rounding can put a bound a hair inside
+    # it (k = n gives 0.9999999999999999), which plots read as a negative error
+    return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
 
 
 def mcnemar_exact(b: int, c: int) -> float:

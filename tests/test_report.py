@@ -161,6 +161,16 @@ def test_plots_png_and_svg(df, tmp_path):
         assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
 
 
+def test_plots_of_a_profile_with_no_loss(tmp_path):
+    # every decided deal won: the upper Wilson bound is 100% and the error
+    # bar above it must not come out negative (a crash, once, on 1962 of 1962)
+    rows = [dict(r, result="won", banked=52) for r in make_rows(("strict",))]
+    many = [dict(r, deal=r["deal"] + 10 * i) for i in range(197) for r in rows[:10]]
+    df = load_runs([make_run(tmp_path / "run", many[:1962], ("strict",))])
+    paths = write_plots(df, tmp_path / "plots")
+    assert len(paths) == 2 * len(PLOTS)
+
+
 def test_report_cli_on_sample(tmp_path):
     sample = ROOT / "results" / "sample"
     if not (sample / "run.json").exists():

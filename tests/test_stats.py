@@ -51,6 +51,13 @@ def test_wilson_edges():
     lo90, hi90 = wilson(8, 10, conf=0.90)
     lo95, hi95 = wilson(8, 10)
     assert lo95 < lo90 < 0.8 < hi90 < hi95
+    # the interval holds k / n exactly, even where rounding would cut it
+    # (1962 of 1962 gave an upper bound of 0.9999999999999999)
+    for n in (1, 7, 1948, 1962, 10_000):
+        assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
+        for k in range(0, n + 1, max(1, n // 50)):
+            lo, hi = wilson(k, n)
+            assert lo <= k / n <= hi
 
 
 def test_mcnemar_exact_hand_values():
