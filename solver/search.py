@@ -153,9 +153,11 @@ class Solver:
         layers of progress in order and forgets them: proofs in less memory;
         not with ``worry``). ``docs/solver.md`` compares them.
     probes : bool
-        First run the narrowed probes of ``config.PROBES``: each searches only
-        the first few moves of every position, on a share of the budgets, and
-        ends the solve only with a win. Off, the search is exactly 0.3.0's.
+        When the full search's first tenth (``config.DFS_FIRST_SHARE``) does
+        not decide, pause it and run the narrowed probes of ``config.PROBES``:
+        each searches only the first few moves of every position, on a share
+        of the budgets, and ends the solve only with a win; then resume it.
+        Off, the search is exactly 0.3.0's.
     """
 
     def __init__(
