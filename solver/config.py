@@ -45,7 +45,7 @@ DFS_FIRST_SHARE = 0.1
 #: root, in the ordering's order), the share of the time and node budgets it
 #: may spend, and the most seconds it may spend (so a long budget, given for a
 #: proof, goes to the full search; not applied without a time budget). Its
-#: table may take the memory the paused full search's table leaves. A probe ends the solve only
-#: with a win; otherwise the full search resumes, B1 cutting against the
-#: probes' best banked count.
+#: table may take the memory the paused full search's table leaves. A probe
+#: ends the solve only with a win; otherwise the full search resumes, B1
+#: cutting against the probes' best banked count.
 PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))

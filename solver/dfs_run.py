@@ -40,8 +40,6 @@ class Run:
 class Path:
     """The path arrays of a depth-first search; doubled on demand."""
 
-    NAMES = ("states", "mstack", "mbase", "nmoves", "imove", "ubound", "best_path")
-
     def __init__(self, depth: int | None = None) -> None:
         self._alloc(depth or config.START_DEPTH)
 

@@ -233,12 +233,13 @@ class Solver:
         memory, size_for = (limits[2], limits[1]) if layered else (self.memory, nodes)
         main = DfsRun(position, self._main_path, self.prune, memory, size_for=size_for)
         main.advance(t0, *limits)
+        probe = None
         if self.probes and config.PROBES and not main.over:
             probe = self._probes(position, seconds, nodes, t0, main)
-            if probe is not None and probe.result == "won":
+        if probe is not None:
+            if probe.result == "won":
                 return probe
-            if probe is not None:
-                main.absorb(probe, held=main.table_bytes)
+            main.absorb(probe, held=main.table_bytes)
         if layered:
             run = main.finish(share=True)
             del main  # its table: the layers need the memory
@@ -270,17 +271,17 @@ class Solver:
             prev = 0 if run is None else int(run.stats[kernel.ST_NODES])
             own = None if nodes is None else max(1, min(limits[1], nodes - done - prev))
             probe = DfsRun(position, self._probe_path, self.prune, memory, width, own)
-            probe.seed_best(run or main.finish())
-            if run is not None:
-                probe.absorb(run)
+            if run is None:
+                probe.seed_best(main.finish())
+            else:
+                probe.absorb(run)  # its best is at least the full search's
             # the probe's counters hold the earlier probes' positions as well
             probe.advance(t0, limits[0], None if own is None else prev + own, memory)
+            if probe.code == kernel.WON:
+                # the answer: count the paused search too, its table held beside
+                probe.absorb(main.finish(), held=probe.peak_bytes)
             run = probe.finish()
             if run.result == "won":
-                for slot in SUMMED:
-                    run.stats[slot] += main.stats[slot]
-                run.dominated += int(main.stats[kernel.ST_DOMINATED])
-                run.peak_bytes += held
                 break
         return run
 
