@@ -33,8 +33,45 @@ def position_to_text(pos: Position) -> str:
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
+def _choose_profile(stated: object, given: Profile | str | None) -> Profile:
+    """The profile a position is read under: the file's own, or the caller's.
+
+    A file that names its profile is played under it; a caller's profile that
+    names another game is a conflict, never a silent override (that once ran
+    ``profile hevagames`` files as ``strict``).
+    """
+    if stated is not None and not isinstance(stated, str):
+        raise PositionError(f"the position's profile must be a string, got {stated!r}")
+    own = parse_profile(stated) if stated else None
+    if given is None:
+        return own if own is not None else parse_profile(None)
+    asked = given if isinstance(given, Profile) else parse_profile(given)
+    if own is not None and own != asked:
+        raise PositionError(
+            f"the position says profile {own.canonical()} but {asked.canonical()} was asked "
+            "for; drop the profile option or make them agree"
+        )
+    return asked
+
+
+def read_position(text: str, profile: Profile | str | None = None) -> Position:
+    """Read a position file's text: Solvitaire JSON if it starts with ``{``, else the text form.
+
+    Parameters
+    ----------
+    text : str
+        The file's contents.
+    profile : Profile or str, optional
+        The profile the caller expects. The file's own ``profile`` (line or
+        JSON field) is used when present; if both are given they must agree.
+    """
+    if text.lstrip().startswith("{"):
+        return position_from_solvitaire(text, profile)
+    return position_from_text(text, profile)
+
+
 def position_from_text(text: str, profile: Profile | str | None = None) -> Position:
-    """Read the text form; ``profile`` overrides the file's ``profile`` line."""
+    """Read the text form under the file's ``profile`` line (or ``profile``, which must agree)."""
     fields: dict[str, str] = {}
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -45,7 +82,7 @@ def position_from_text(text: str, profile: Profile | str | None = None) -> Posit
         if name not in _FIELDS and name not in ("t1", "t2", "t3", "t4"):
             raise PositionError(f"line {lineno}: unknown field {name!r}")
         fields[name] = rest.strip()
-    prof = parse_profile(profile if profile is not None else fields.get("profile"))
+    prof = _choose_profile(fields.get("profile"), profile)
     if "base" not in fields:
         raise PositionError("the position has no 'base' line")
     base_txt = fields["base"].upper().replace("10", "T")
@@ -96,7 +133,7 @@ def position_to_solvitaire(pos: Position) -> dict:
 
 
 def position_from_solvitaire(data: dict | str, profile: Profile | str | None = None) -> Position:
-    """Read a Solvitaire deal object (or its JSON text).
+    """Read a Solvitaire deal object (or its JSON text), under its ``"profile"`` field if any.
 
     ``foundations`` is four piles (any order), each bottom to top. The base
     rank is the bottom card of any non-empty pile, or an extra ``"base"`` field
@@ -151,7 +188,7 @@ def position_from_solvitaire(data: dict | str, profile: Profile | str | None = N
             raise PositionError("each tableau pile must be a list of cards")
         columns.append([parse_card(t) for t in pile])
     return Position.from_parts(
-        parse_profile(profile if profile is not None else data.get("profile")),
+        _choose_profile(data.get("profile"), profile),
         base=base,
         foundations=counts,
         reserve=cards("reserve"),

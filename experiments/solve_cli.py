@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from engine.cards import parse_card
-from engine.formats import position_from_solvitaire, position_from_text
+from engine.formats import read_position
 from engine.position import Position, PositionError
 from engine.profiles import parse_profile
 from solver import config
@@ -39,20 +39,21 @@ def _budgets(budget: str, memory: str | None) -> tuple[float, int]:
     return seconds, mem
 
 
-def _solve_line(line: str, profile: str, seconds: float, nodes, pick, opts: dict) -> SolveResult:
-    """One line of ``--file``: 52 card tokens, or a path to a position file."""
+def _solve_line(
+    line: str, profile: str | None, seconds: float, nodes, pick, opts: dict
+) -> SolveResult:
+    """One line of ``--file``: 52 card tokens, or a path to a position file.
+
+    ``profile`` is None unless ``--profile`` was given: a position file then
+    plays under its own profile line, and a deal under the default.
+    """
     text = line.strip()
     path = Path(text)
     if len(text.split()) == 1 and path.exists():
-        body = path.read_text()
-        pos = (
-            position_from_solvitaire(body, profile)
-            if body.lstrip().startswith("{")
-            else position_from_text(body, profile)
-        )
-        return solve(pos, seconds, nodes, **opts)
+        return solve(read_position(path.read_text(), profile), seconds, nodes, **opts)
     if len(text.split()) == 1:
         raise PositionError(f"no such position file: {text}")
+    profile = parse_profile(profile).canonical()
     if pick is not None:
         pos = Position.from_deal(text, profile, pick=pick)
         return solve(pos, seconds, nodes, **opts)
@@ -95,7 +96,12 @@ def _print_human(r: SolveResult) -> None:
     type=click.Path(exists=True, dir_okay=False),
     help="One position file: the text form or Solvitaire JSON (docs/formats.md).",
 )
-@click.option("--profile", default="strict", show_default=True, help="Rule profile.")
+@click.option(
+    "--profile",
+    default=None,
+    help="Rule profile (default strict; a position file's own profile line is used if it "
+    "has one, and must agree with this).",
+)
 @click.option("--pick", help="Selective only: solve just this base card.")
 @click.option(
     "--budget",
@@ -146,6 +152,8 @@ def solve_cmd(
     """Solve deals or positions: won (with a solution), lost (proof) or unknown."""
     parsed = parse_profile(profile)
     prof = parsed.canonical()
+    # only an explicit --profile constrains a position file's own profile
+    asked = prof if profile is not None else None
     if strategy == "layers" and parsed.worry == "yes":
         raise click.UsageError(
             f"--strategy layers needs worry=no ({prof} lets cards come back, so "
@@ -176,7 +184,7 @@ def solve_cmd(
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
-                r = _solve_line(line, prof, seconds, nodes, pick_card, opts)
+                r = _solve_line(line, asked, seconds, nodes, pick_card, opts)
             except ValueError as exc:
                 raise PositionError(f"line {lineno}: {exc}") from None
             if as_json:
@@ -185,13 +193,7 @@ def solve_cmd(
                 _print_human(r)
         return
     if position_file is not None:
-        body = Path(position_file).read_text()
-        pos = (
-            position_from_solvitaire(body, prof)
-            if body.lstrip().startswith("{")
-            else position_from_text(body, prof)
-        )
-        r = solve(pos, seconds, nodes, **opts)
+        r = solve(read_position(Path(position_file).read_text(), asked), seconds, nodes, **opts)
     elif deal is not None:
         try:
             number = int(deal)

@@ -153,3 +153,53 @@ def test_layered_strategy_with_worry_is_one_line_and_exit_2():
     assert res.exit_code == 2
     assert "worry=no" in res.output
     assert "Traceback" not in res.output
+
+
+# Deal 20 is lost under strict (14 banked) and won under hevagames, both within
+# 20,000 positions, so a position file solved under the wrong profile shows.
+def _deal20_files(tmp_path, profile_line: str | None):
+    pos = Position.from_deal(20, "hevagames")
+    text = position_to_text(pos)
+    data = position_to_solvitaire(pos)
+    if profile_line is None:
+        text = "\n".join(x for x in text.splitlines() if not x.startswith("profile"))
+    else:
+        text = text.replace("profile hevagames", f"profile {profile_line}")
+        data["profile"] = profile_line
+    (tmp_path / "p.txt").write_text(text)
+    (tmp_path / "p.json").write_text(json.dumps(data))
+    return tmp_path / "p.txt", tmp_path / "p.json"
+
+
+def test_a_position_file_is_solved_under_its_own_profile(tmp_path):
+    for path in _deal20_files(tmp_path, "hevagames"):
+        for how in (["--position", str(path)], ["--file", "-"]):
+            res = run(*how, "--json", "--nodes", "20000", input=f"{path}\n")
+            assert res.exit_code == 0, res.output
+            obj = json.loads(res.output)
+            assert (obj["profile"], obj["result"], obj["banked"]) == ("hevagames", "won", 52)
+
+
+def test_a_file_without_a_profile_takes_the_option_or_strict(tmp_path):
+    for path in _deal20_files(tmp_path, None):
+        obj = json.loads(run("--position", str(path), "--json", "--nodes", "20000").output)
+        assert (obj["profile"], obj["result"], obj["banked"]) == ("strict", "lost", 14)
+        res = run("--position", str(path), "--profile", "hevagames", "--json", "--nodes", "20000")
+        obj = json.loads(res.output)
+        assert (obj["profile"], obj["result"]) == ("hevagames", "won")
+
+
+def test_a_profile_conflict_or_unknown_file_profile_is_one_error_line(tmp_path):
+    for path in _deal20_files(tmp_path, "hevagames"):
+        res = run("--position", str(path), "--profile", "strict", "--nodes", "20000")
+        assert res.exit_code == 2, res.output
+        assert "says profile hevagames but strict was asked for" in res.output
+        # an explicit profile that agrees is fine
+        agree = run("--position", str(path), "--profile", "hevagames", "--nodes", "20000")
+        assert agree.exit_code == 0, agree.output
+    bad = tmp_path / "b"
+    bad.mkdir()
+    for path in _deal20_files(bad, "nosuch"):
+        res = run("--position", str(path), "--nodes", "20000")
+        assert res.exit_code == 2, res.output
+        assert "nosuch" in res.output and "Traceback" not in res.output
