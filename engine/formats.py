@@ -8,9 +8,17 @@ from __future__ import annotations
 
 import json
 
-from engine.cards import RANKS, SUITS, CardError, card_str, parse_card, parse_cards, rank_of
-from engine.position import Position, PositionError
-from engine.profiles import Profile, parse_profile
+from canfield.engine.cards import (
+    RANKS,
+    SUITS,
+    CardError,
+    card_str,
+    parse_card,
+    parse_cards,
+    rank_of,
+)
+from canfield.engine.position import Position, PositionError
+from canfield.engine.profiles import Profile, parse_profile
 
 _FIELDS = ("profile", "base", "foundations", "reserve", "stock", "waste", "redeals")
 

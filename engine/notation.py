@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine import core
-from engine.cards import SUITS, CardError, parse_card
+from canfield.engine import core
+from canfield.engine.cards import SUITS, CardError, parse_card
 
 
 class NotationError(ValueError):
@@ -75,7 +75,7 @@ class Pick:
     card: int
 
     def __str__(self) -> str:
-        from engine.cards import card_str
+        from canfield.engine.cards import card_str
 
         return f"pick {card_str(self.card)}"
 

@@ -31,9 +31,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.cards import card_str, rank_of, suit_of
-from engine.notation import Move
-from engine.position import Position
+from canfield.engine.cards import card_str, rank_of, suit_of
+from canfield.engine.notation import Move
+from canfield.engine.position import Position
 
 
 class ObservationError(ValueError):

@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from engine import core
-from engine.cards import RANKS, SUITS, card_str, parse_deck, rank_of, suit_of
-from engine.deals import deal_cards
-from engine.notation import Move, Pick
-from engine.profiles import CHOICES, Profile, parse_profile
+from canfield.engine import core
+from canfield.engine.cards import RANKS, SUITS, card_str, parse_deck, rank_of, suit_of
+from canfield.engine.deals import deal_cards
+from canfield.engine.notation import Move, Pick
+from canfield.engine.profiles import CHOICES, Profile, parse_profile
 
 
 class PositionError(ValueError):
@@ -307,7 +306,7 @@ class Position:
     def apply(self, move: Move | str) -> Position:
         """The position after ``move``; raises :class:`IllegalMove` with the reason."""
         if isinstance(move, str):
-            from engine.notation import parse_move
+            from canfield.engine.notation import parse_move
 
             move = parse_move(move)
         if isinstance(move, Pick):

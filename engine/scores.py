@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.notation import Move, Pick, parse_move
+from canfield.engine.notation import Move, Pick, parse_move
 
 CARDGAMES_PUT = 10
 CARDGAMES_TAKE = -15

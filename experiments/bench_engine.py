@@ -36,11 +36,10 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from canfield.engine import core
+from canfield.engine.position import Position
+from canfield.engine.version import __version__
 from numba import njit
-
-from engine import core
-from engine.position import Position
-from engine.version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "results" / "bench" / "engine.json"
@@ -325,6 +324,8 @@ def write(result: dict, path: Path) -> None:
 
 
 if __name__ == "__main__":
-    from experiments.cli import main
+    from canfield.experiments.cli import main
 
-    main(["bench", "engine", *sys.argv[1:]], prog_name="python -m experiments.bench_engine")
+    main(
+        ["bench", "engine", *sys.argv[1:]], prog_name="python -m canfield.experiments.bench_engine"
+    )

@@ -19,12 +19,12 @@ import statistics
 import sys
 import time
 
-from engine.position import Position
-from engine.profiles import parse_profile
-from engine.version import __version__
-from experiments.csv_rows import write_rows
-from solver import config
-from solver.search import STRATEGIES, Solver, parse_bytes, parse_seconds, warm_up
+from canfield.engine.position import Position
+from canfield.engine.profiles import parse_profile
+from canfield.engine.version import __version__
+from canfield.experiments.csv_rows import write_rows
+from canfield.solver import config
+from canfield.solver.search import STRATEGIES, Solver, parse_bytes, parse_seconds, warm_up
 
 
 def parse_deals(text: str) -> list[int]:

@@ -16,11 +16,11 @@ import argparse
 import statistics
 import time
 
-from engine.position import Position
-from experiments.csv_rows import write_rows
-from experiments.play import play_game
-from experiments.players import GreedyPlayer, PimcPlayer, RandomPlayer
-from solver.search import solve
+from canfield.engine.position import Position
+from canfield.experiments.csv_rows import write_rows
+from canfield.experiments.play import play_game
+from canfield.experiments.players import GreedyPlayer, PimcPlayer, RandomPlayer
+from canfield.solver.search import solve
 
 FIELDS = ["player", "deal", "profile", "result", "banked", "reserve_left", "moves", "seconds"]
 

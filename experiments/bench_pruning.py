@@ -17,10 +17,10 @@ import argparse
 import sys
 import time
 
-from engine.position import Position
-from engine.version import __version__
-from experiments.csv_rows import write_rows
-from solver.search import PRUNING_RULES, Solver, warm_up
+from canfield.engine.position import Position
+from canfield.engine.version import __version__
+from canfield.experiments.csv_rows import write_rows
+from canfield.solver.search import PRUNING_RULES, Solver, warm_up
 
 
 def off_rules(off: str) -> bool | list[str]:

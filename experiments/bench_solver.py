@@ -16,9 +16,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from engine.profiles import parse_profile
-from solver.search import solve_deal, warm_up
+from canfield.engine.profiles import parse_profile
+from canfield.solver.search import solve_deal, warm_up
 
 FIELDS = [
     "profile",
@@ -109,6 +108,6 @@ def run_bench(
 
 
 if __name__ == "__main__":
-    from experiments.solve_cli import bench_solver_cmd
+    from canfield.experiments.solve_cli import bench_solver_cmd
 
     sys.exit(bench_solver_cmd())

@@ -24,13 +24,12 @@ import sys
 from pathlib import Path
 
 import click
-
-from engine.cards import CardError, cards_str, parse_card, parse_deck
-from engine.deals import DealNumberError, deal_cards
-from engine.notation import NotationError, Pick, read_moves
-from engine.position import IllegalMove, Position, PositionError
-from engine.profiles import ProfileError, parse_profile
-from engine.version import __version__
+from canfield.engine.cards import CardError, cards_str, parse_card, parse_deck
+from canfield.engine.deals import DealNumberError, deal_cards
+from canfield.engine.notation import NotationError, Pick, read_moves
+from canfield.engine.position import IllegalMove, Position, PositionError
+from canfield.engine.profiles import ProfileError, parse_profile
+from canfield.engine.version import __version__
 
 USAGE_EXIT = 2
 
@@ -47,13 +46,13 @@ USER_ERRORS: list[type[BaseException]] = [
 
 #: Commands defined in other modules: name -> "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
-    "sweep": "experiments.research_cli:sweep_cmd",
-    "report": "experiments.research_cli:report_cmd",
-    "plot": "experiments.research_cli:plot_cmd",
-    "solve": "experiments.solve_cli:solve_cmd",
+    "sweep": "canfield.experiments.research_cli:sweep_cmd",
+    "report": "canfield.experiments.research_cli:report_cmd",
+    "plot": "canfield.experiments.research_cli:plot_cmd",
+    "solve": "canfield.experiments.solve_cli:solve_cmd",
 }
 #: ``canfield bench NAME`` commands defined in other modules.
-LAZY_BENCH_COMMANDS: dict[str, str] = {"solver": "experiments.solve_cli:bench_solver_cmd"}
+LAZY_BENCH_COMMANDS: dict[str, str] = {"solver": "canfield.experiments.solve_cli:bench_solver_cmd"}
 
 
 # click >= 8.2 signals "group called without a command" with this error; it
@@ -319,7 +318,7 @@ def bench_engine_cmd(
     seconds: float, out: str | None, pool_size: int, reps: int, seed: int, no_reference: bool
 ) -> None:
     """Positions expanded per second: numba core vs pure Python (strict, hevagames)."""
-    from experiments.bench_engine import run
+    from canfield.experiments.bench_engine import run
 
     run(
         seconds=seconds,

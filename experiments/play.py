@@ -29,10 +29,10 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from engine.notation import Move
-from engine.observation import observe
-from engine.position import Position
-from engine.profiles import parse_profile
+from canfield.engine.notation import Move
+from canfield.engine.observation import observe
+from canfield.engine.position import Position
+from canfield.engine.profiles import parse_profile
 
 
 class IllegalPlayerMove(RuntimeError):

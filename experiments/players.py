@@ -29,10 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from engine.notation import Move
-from engine.observation import Observation
-from engine.position import Position
-from engine.profiles import parse_profile
+from canfield.engine.notation import Move
+from canfield.engine.observation import Observation
+from canfield.engine.position import Position
+from canfield.engine.profiles import parse_profile
 
 DRAW = Move("draw", "", 0)
 
@@ -346,7 +346,7 @@ class PimcPlayer:
         return [obs.sample(self.rng) for _ in range(self.k)]
 
     def choose(self, obs: Observation) -> Move:
-        from solver.search import solve
+        from canfield.solver.search import solve
 
         legal = obs.legal_moves()
         if all(m.is_stock for m in legal):

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from canfield.experiments.report import RANKS, by_base_table, summary_table
 from matplotlib.figure import Figure
-
-from experiments.report import RANKS, by_base_table, summary_table
 
 FORMATS = ("png", "svg")
 

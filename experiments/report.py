@@ -47,15 +47,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
-
-from experiments.stats import (
+from canfield.experiments.stats import (
     mcnemar_chi2,
     mcnemar_exact,
     mean_ci,
     paired_diff_ci,
     wilson,
 )
-from experiments.sweep import RunFolder, SweepError
+from canfield.experiments.sweep import RunFolder, SweepError
 
 RANKS = "A23456789TJQK"
 #: Casino Canfield: the player pays 52 and gets 5 back per card banked.

@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 
 import click
-
-from experiments.sweep import (
+from canfield.experiments.sweep import (
     DEFAULT_PIMC_K,
     DEFAULT_PIMC_NODES,
     DEFAULT_SWEEP_MEMORY,
@@ -120,7 +119,7 @@ def sweep_cmd(
 
     Rerunning the same command resumes: finished rows are skipped.
     """
-    from experiments.sweep import make_spec, run_sweep
+    from canfield.experiments.sweep import make_spec, run_sweep
 
     try:
         spec = make_spec(profiles, deals, budget, nodes, memory, player, pimc_k, pimc_nodes)
@@ -171,7 +170,7 @@ def sweep_cmd(
 )
 def report_cmd(runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None) -> None:
     """Win-rate tables for one or more run folders."""
-    from experiments.report import build_report, load_runs
+    from canfield.experiments.report import build_report, load_runs
 
     try:
         df = load_runs(runs)
@@ -198,7 +197,7 @@ def report_cmd(runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None
 )
 def plot_cmd(runs: tuple[str, ...], out_dir: str) -> None:
     """Plots (PNG and SVG) for one or more run folders."""
-    from experiments.report import load_runs
+    from canfield.experiments.report import load_runs
 
     try:
         df = load_runs(runs)
@@ -209,7 +208,7 @@ def plot_cmd(runs: tuple[str, ...], out_dir: str) -> None:
 
 
 def _plots(df, out_dir: str) -> None:
-    from experiments.plots import write_plots
+    from canfield.experiments.plots import write_plots
 
     paths = write_plots(df, Path(out_dir))
     click.echo(f"wrote {len(paths)} plot files to {out_dir}", err=True)

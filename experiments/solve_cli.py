@@ -8,13 +8,12 @@ import time
 from pathlib import Path
 
 import click
-
-from engine.cards import parse_card
-from engine.formats import read_position
-from engine.position import Position, PositionError
-from engine.profiles import parse_profile
-from solver import config
-from solver.search import (
+from canfield.engine.cards import parse_card
+from canfield.engine.formats import read_position
+from canfield.engine.position import Position, PositionError
+from canfield.engine.profiles import parse_profile
+from canfield.solver import config
+from canfield.solver.search import (
     STRATEGIES,
     SolveResult,
     parse_bytes,
@@ -229,7 +228,7 @@ def solve_cmd(
 )
 def bench_solver_cmd(profiles, deals, budget, memory, out, probes):
     """Solve a range of deals per profile; print decided %, times, states/s."""
-    from experiments.bench_solver import run_bench
+    from canfield.experiments.bench_solver import run_bench
 
     seconds, mem = _budgets(budget, memory)
     start, _, stop = deals.partition(":")

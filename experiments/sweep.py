@@ -46,9 +46,8 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-
-from engine.profiles import ProfileError, parse_profile
-from engine.version import __version__
+from canfield.engine.profiles import ProfileError, parse_profile
+from canfield.engine.version import __version__
 
 #: Columns of a sweep row, in file order.
 COLUMNS: tuple[str, ...] = (
@@ -193,7 +192,7 @@ def parse_budget(text: str | None) -> float | None:
     """A wall-clock budget such as ``'10s'`` or ``'500ms'``; ``None`` passes through."""
     if text is None:
         return None
-    from solver.search import parse_seconds
+    from canfield.solver.search import parse_seconds
 
     try:
         return parse_seconds(text)
@@ -203,7 +202,7 @@ def parse_budget(text: str | None) -> float | None:
 
 def parse_memory(text: str) -> int:
     """A table size such as ``'256MB'``."""
-    from solver.search import parse_bytes
+    from canfield.solver.search import parse_bytes
 
     try:
         return parse_bytes(text)
@@ -387,7 +386,7 @@ def warm_up() -> None:
     global _WARM
     if _WARM:
         return
-    from solver.search import solve_deal
+    from canfield.solver.search import solve_deal
 
     solve_deal(2, "strict", seconds=60.0, nodes=2000, memory=1 << 20)
     _WARM = True
@@ -403,7 +402,7 @@ def solve_row(
     deal: int, profile: str, budget_seconds: float | None, budget_nodes: int | None, memory: int
 ) -> dict:
     """Solve one (deal, profile) and return its row (see :data:`COLUMNS`)."""
-    from solver.search import solve_deal
+    from canfield.solver.search import solve_deal
 
     seconds = math.inf if budget_seconds is None else budget_seconds
     r = solve_deal(deal, profile, seconds=seconds, nodes=budget_nodes, memory=memory)
@@ -439,7 +438,7 @@ def make_player(player: str, options: str = "", memory: int = 0):
     PIMC solves its samples under a node budget only (no clock), so its games
     are deterministic.
     """
-    from experiments.players import GreedyPlayer, PimcPlayer, RandomPlayer
+    from canfield.experiments.players import GreedyPlayer, PimcPlayer, RandomPlayer
 
     opts = parse_options(options)
     if player == "greedy":
@@ -462,8 +461,8 @@ def play_row(deal: int, profile: str, player: str, options: str, memory: int) ->
     The game is seeded from the deal number alone (``play_game`` resets the
     player with it), so the row never depends on the batch or the worker.
     """
-    from engine.position import Position
-    from experiments.play import play_game
+    from canfield.engine.position import Position
+    from canfield.experiments.play import play_game
 
     prof = parse_profile(profile)
     rec = play_game(deal, profile, make_player(player, options, memory), seed=0)

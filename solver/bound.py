@@ -16,9 +16,8 @@ buried, and a suit's foundation never passes its first stuck or buried card.
 from __future__ import annotations
 
 import numpy as np
+from canfield.engine import core
 from numba import njit
-
-from engine import core
 
 
 @njit(cache=True)

@@ -14,10 +14,9 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-
-from engine import core
-from engine.position import Position
-from solver import config, kernel
+from canfield.engine import core
+from canfield.engine.position import Position
+from canfield.solver import config, kernel
 
 #: Counters that add up across the runs of one solve.
 SUMMED = (kernel.ST_NODES, kernel.ST_CHILDREN, kernel.ST_CUT, kernel.ST_PRUNED, kernel.ST_DEAD)

@@ -13,11 +13,10 @@ count to turn the stock to before the atomic card move.
 from __future__ import annotations
 
 import numpy as np
+from canfield.engine import core
+from canfield.solver.bound import WORK_LEN, bound_after_move, bound_applies, set_parents
+from canfield.solver.config import MAX_MACROS as MAX_MACROS_K
 from numba import njit
-
-from engine import core
-from solver.bound import WORK_LEN, bound_after_move, bound_applies, set_parents
-from solver.config import MAX_MACROS as MAX_MACROS_K
 
 # kernel return codes
 RUNNING, WON, EXHAUSTED, TABLE_FULL, TOO_DEEP = 0, 1, 2, 3, 4

@@ -18,12 +18,10 @@ move that made it) lets the best line and the solution be rebuilt.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
-from engine import core
-from solver.bound import WORK_LEN, banked_bound, bound_applies, set_parents
-from solver.config import MAX_MACROS as MAX_MACROS_K
-from solver.kernel import (
+from canfield.engine import core
+from canfield.solver.bound import WORK_LEN, banked_bound, bound_applies, set_parents
+from canfield.solver.config import MAX_MACROS as MAX_MACROS_K
+from canfield.solver.kernel import (
     B1_BOUND,
     E1_CYCLE,
     ST_BEST,
@@ -40,6 +38,7 @@ from solver.kernel import (
     rule_setup,
     tt_visit,
 )
+from numba import njit
 
 # return codes beyond the depth-first search's
 LAYER_DONE, GROW, BAD_PROGRESS = 5, 6, 7
@@ -251,7 +250,7 @@ def in_play_order(position, macros: list[int], rules) -> list[int]:
     order. Columns are found again by their packed words (empty columns are
     interchangeable).
     """
-    from solver.search import expand_macros  # the replay lives with the driver
+    from canfield.solver.search import expand_macros  # the replay lives with the driver
 
     wide = int(rules[core.R_BUILD]) == core.BUILD_RANK
     key = np.zeros(9 if wide else 5, np.uint64)

@@ -13,15 +13,14 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-
-from engine import core
-from engine.cards import card_str
-from engine.notation import Move
-from engine.position import Position
-from engine.profiles import parse_profile
-from engine.version import __version__
-from solver import config, kernel, layers
-from solver.dfs_run import SUMMED, DfsRun, Path, Run, new_table, next_chunk, verdict
+from canfield.engine import core
+from canfield.engine.cards import card_str
+from canfield.engine.notation import Move
+from canfield.engine.position import Position
+from canfield.engine.profiles import parse_profile
+from canfield.engine.version import __version__
+from canfield.solver import config, kernel, layers
+from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run, new_table, next_chunk, verdict
 
 
 class SolverBug(RuntimeError):
@@ -538,7 +537,7 @@ def warm_up(strategy: str = "dfs") -> float:
     is not charged for compilation.
     """
     t0 = time.perf_counter()
-    from engine.cards import parse_cards
+    from canfield.engine.cards import parse_cards
 
     pos = Position.from_parts(
         "strict",

@@ -8,8 +8,8 @@ the end of the stock.
 
 from __future__ import annotations
 
-from engine.cards import RANKS, parse_card, parse_cards
-from engine.position import Position
+from canfield.engine.cards import RANKS, parse_card, parse_cards
+from canfield.engine.position import Position
 
 
 def C(text: str) -> list[int]:

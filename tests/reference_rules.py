@@ -20,8 +20,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from engine.cards import SUITS, is_red, rank_of, suit_of
-from engine.profiles import UNLIMITED, Profile
+from canfield.engine.cards import SUITS, is_red, rank_of, suit_of
+from canfield.engine.profiles import UNLIMITED, Profile
 
 N_COLUMNS = 4
 FULL_FOUNDATION = 13

@@ -6,20 +6,19 @@ import random
 
 import numpy as np
 import pytest
-from reference_bound import ref_bound, ref_bound_applies
-from reference_rules import extend_run, ref_from_snapshot
-from test_solver import brute_force, late_positions
-
-from engine.position import Position
-from engine.profiles import PRESETS, parse_profile
-from solver.bound import (
+from canfield.engine.position import Position
+from canfield.engine.profiles import PRESETS, parse_profile
+from canfield.solver.bound import (
     banked_bound,
     bound_after_move,
     bound_applies,
     new_workspace,
     set_parents,
 )
-from solver.kernel import kid_masks
+from canfield.solver.kernel import kid_masks
+from reference_bound import ref_bound, ref_bound_applies
+from reference_rules import extend_run, ref_from_snapshot
+from test_solver import brute_force, late_positions
 
 # every preset and override under which rule B1 holds
 B1_PROFILES = [

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from engine.cards import (
+from canfield.engine.cards import (
     CardError,
     card_str,
     cards_str,
@@ -15,7 +14,7 @@ from engine.cards import (
     rank_of,
     suit_of,
 )
-from engine.deals import deal_cards
+from canfield.engine.deals import deal_cards
 
 
 def test_card_index_is_suit_times_13_plus_rank():

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import click
 import pytest
+from canfield.engine.cards import cards_str
+from canfield.engine.deals import deal_cards
+from canfield.engine.position import Position
+from canfield.engine.version import __version__
+from canfield.experiments.cli import main
 from click.testing import CliRunner
-
-from engine.cards import cards_str
-from engine.deals import deal_cards
-from engine.position import Position
-from engine.version import __version__
-from experiments.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DEAL0 = (
@@ -280,11 +279,12 @@ def _proc(cmd: list[str], stdin: str = "") -> subprocess.CompletedProcess:
 
 
 def test_subprocess_module_entry():
-    p = _proc([sys.executable, "-m", "experiments.cli", "deal", "0"])
+    p = _proc([sys.executable, "-m", "canfield.experiments.cli", "deal", "0"])
     assert p.returncode == 0, p.stderr
     assert p.stdout == DEAL0 + "\n"
     p = _proc(
-        [sys.executable, "-m", "experiments.cli", "replay", "--deal", "0", "-"], "draw\nT2>T1\n"
+        [sys.executable, "-m", "canfield.experiments.cli", "replay", "--deal", "0", "-"],
+        "draw\nT2>T1\n",
     )
     assert p.returncode == 2
     assert p.stdout == ""

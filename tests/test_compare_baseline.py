@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-
-from experiments.compare_baseline import compare, main
+from canfield.experiments.compare_baseline import compare, main
 
 
 def _frames():

@@ -16,6 +16,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from canfield.engine.cards import card_str, rank_of
+from canfield.engine.deals import deal_cards
+from canfield.engine.position import Position
+from canfield.engine.profiles import PRESETS, UNLIMITED, parse_profile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_rules import (
@@ -30,11 +34,6 @@ from reference_rules import (
     ref_snapshot,
     ref_status,
 )
-
-from engine.cards import card_str, rank_of
-from engine.deals import deal_cards
-from engine.position import Position
-from engine.profiles import PRESETS, UNLIMITED, parse_profile
 
 OVERRIDES = [
     "strict:worry=yes",

@@ -7,11 +7,10 @@ import time
 
 import numpy as np
 import pytest
-
-from engine.position import Position
-from solver import config, kernel
-from solver.dfs_run import DfsRun, Path
-from solver.search import prune_mask
+from canfield.engine.position import Position
+from canfield.solver import config, kernel
+from canfield.solver.dfs_run import DfsRun, Path
+from canfield.solver.search import prune_mask
 
 BIG = 1 << 28
 

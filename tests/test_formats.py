@@ -6,14 +6,13 @@ import json
 import random
 
 import pytest
-
-from engine.formats import (
+from canfield.engine.formats import (
     position_from_solvitaire,
     position_from_text,
     position_to_solvitaire,
     position_to_text,
 )
-from engine.position import Position, PositionError
+from canfield.engine.position import Position, PositionError
 
 
 def _played(deal: int, profile: str, steps: int, seed: int) -> Position:

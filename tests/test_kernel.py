@@ -13,13 +13,12 @@ import random
 
 import numpy as np
 import pytest
+from canfield.engine import core
+from canfield.engine.notation import Move
+from canfield.engine.position import Position
+from canfield.engine.profiles import PRESETS
+from canfield.solver import config, kernel
 from test_bound import dealt, tangled
-
-from engine import core
-from engine.notation import Move
-from engine.position import Position
-from engine.profiles import PRESETS
-from solver import config, kernel
 
 
 def fast_children(pos: Position, back: int = -1) -> list[tuple[str, tuple]]:

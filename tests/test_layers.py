@@ -7,13 +7,12 @@ import random
 
 import numpy as np
 import pytest
+from canfield.engine import core
+from canfield.engine.position import Position
+from canfield.solver import config
+from canfield.solver.layers import progress, state_from_key
+from canfield.solver.search import Solver, solve_deal
 from test_solver import brute_force, late_positions
-
-from engine import core
-from engine.position import Position
-from solver import config
-from solver.layers import progress, state_from_key
-from solver.search import Solver, solve_deal
 
 
 @pytest.fixture

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from engine.cards import parse_card
-from engine.notation import Move, NotationError, Pick, parse_move, read_moves
+from canfield.engine.cards import parse_card
+from canfield.engine.notation import Move, NotationError, Pick, parse_move, read_moves
 
 
 def all_move_texts() -> list[str]:

@@ -7,12 +7,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
-
-from engine.notation import Move
-from engine.observation import Observation, observe
-from engine.position import Game, Position
-from experiments.play import play_game
-from experiments.players import GreedyPlayer
+from canfield.engine.notation import Move
+from canfield.engine.observation import Observation, observe
+from canfield.engine.position import Game, Position
+from canfield.experiments.play import play_game
+from canfield.experiments.players import GreedyPlayer
 
 
 def _permute_hidden(pos: Position, seed: int, stock_too: bool = False) -> Position:

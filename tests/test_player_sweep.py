@@ -9,12 +9,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
-
-from experiments import research_cli
-from experiments.report import build_report, gap_table, load_runs, players_table
-from experiments.stats import Z95, wilson
-from experiments.sweep import (
+from canfield.experiments import research_cli
+from canfield.experiments.report import build_report, gap_table, load_runs, players_table
+from canfield.experiments.stats import Z95, wilson
+from canfield.experiments.sweep import (
     COLUMNS,
     LEGACY_SCHEMA,
     TIMING_COLUMNS,
@@ -24,6 +22,7 @@ from experiments.sweep import (
     make_spec,
     run_sweep,
 )
+from click.testing import CliRunner
 
 DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import statistics
 
 import pytest
-
-from engine.notation import Move
-from engine.position import Position
-from experiments.play import IllegalPlayerMove, play_game, replay
-from experiments.players import GreedyPlayer, PimcPlayer, Player, RandomPlayer
-from solver.search import solve
+from canfield.engine.notation import Move
+from canfield.engine.position import Position
+from canfield.experiments.play import IllegalPlayerMove, play_game, replay
+from canfield.experiments.players import GreedyPlayer, PimcPlayer, Player, RandomPlayer
+from canfield.solver.search import solve
 
 # strict deals the solver wins in a few milliseconds (checked below, not assumed)
 QUICK_WINS = (2, 3, 8, 10)
@@ -130,9 +129,8 @@ def test_an_illegal_choice_is_refused():
 
 def test_recorded_games_replay_with_the_cli(tmp_path):
     """A recorded game, written as a move list, replays with `canfield replay`."""
+    from canfield.experiments.cli import main
     from click.testing import CliRunner
-
-    from experiments.cli import main
 
     for deal in (0, 3):
         rec = play_game(deal, "strict", GreedyPlayer())

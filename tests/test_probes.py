@@ -9,11 +9,10 @@ banked count it reaches without probes.
 from __future__ import annotations
 
 import pytest
+from canfield.engine.position import Position
+from canfield.solver import config
+from canfield.solver.search import Solver, solve_deal
 from test_solver import replay
-
-from engine.position import Position
-from solver import config
-from solver.search import Solver, solve_deal
 
 
 def test_an_exhausted_probe_is_not_a_proof(monkeypatch):

@@ -6,8 +6,7 @@ import itertools
 from dataclasses import replace
 
 import pytest
-
-from engine.profiles import (
+from canfield.engine.profiles import (
     CHOICES,
     MAX_PASSES,
     OPTION_ORDER,

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
-
-from experiments import research_cli
-from experiments.plots import PLOTS, write_plots
-from experiments.report import (
+from canfield.experiments import research_cli
+from canfield.experiments.plots import PLOTS, write_plots
+from canfield.experiments.report import (
     build_report,
     by_base_table,
     load_runs,
@@ -19,8 +17,9 @@ from experiments.report import (
     summary_table,
     to_markdown,
 )
-from experiments.stats import wilson
-from experiments.sweep import RunFolder, SweepSpec
+from canfield.experiments.stats import wilson
+from canfield.experiments.sweep import RunFolder, SweepSpec
+from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from canfield.engine.cards import RANKS, SUITS, card_str, cards_str, is_red, rank_of, suit_of
+from canfield.engine.deals import deal_cards
+from canfield.engine.notation import Move, NotationError, parse_move
+from canfield.engine.position import IllegalMove, Position, PositionError
+from canfield.engine.profiles import parse_profile
 from hand_positions import C, card, hand, moves
-
-from engine.cards import RANKS, SUITS, card_str, cards_str, is_red, rank_of, suit_of
-from engine.deals import deal_cards
-from engine.notation import Move, NotationError, parse_move
-from engine.position import IllegalMove, Position, PositionError
-from engine.profiles import parse_profile
 
 # The four hard columns of a blocked position: every top is a 3, every 2 is in
 # the reserve or the stock, so nothing is ever playable except the 2s.
@@ -76,8 +75,8 @@ def test_a_deal_from_its_cards_is_the_deal_from_its_number():
 
 
 def test_dealing_rejects_bad_decks():
-    from engine.cards import CardError
-    from engine.deals import DealNumberError
+    from canfield.engine.cards import CardError
+    from canfield.engine.deals import DealNumberError
 
     with pytest.raises(CardError):
         Position.from_deal(cards_str(deal_cards(0)[:51]))

@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from engine.notation import Move, Pick
-from engine.position import Position
-from engine.scores import (
+from canfield.engine.notation import Move, Pick
+from canfield.engine.position import Position
+from canfield.engine.scores import (
     banked,
     cardgames_delta,
     cardgames_running,

@@ -6,13 +6,12 @@ import json
 import subprocess
 import sys
 
+from canfield.engine.cards import cards_str
+from canfield.engine.deals import deal_cards
+from canfield.engine.formats import position_to_solvitaire, position_to_text
+from canfield.engine.position import Position
+from canfield.experiments.cli import main
 from click.testing import CliRunner
-
-from engine.cards import cards_str
-from engine.deals import deal_cards
-from engine.formats import position_to_solvitaire, position_to_text
-from engine.position import Position
-from experiments.cli import main
 
 
 def run(*args: str, input: str | None = None):
@@ -91,7 +90,7 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path):
     ]
     for args in cases:
         proc = subprocess.run(
-            [sys.executable, "-m", "experiments.cli", "solve", *args],
+            [sys.executable, "-m", "canfield.experiments.cli", "solve", *args],
             capture_output=True,
             text=True,
             timeout=120,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from experiments.stats import (
+from canfield.experiments.stats import (
     Z95,
     mcnemar_chi2,
     mcnemar_exact,

@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
-
-from experiments import research_cli
-from experiments.sweep import (
+from canfield.experiments import research_cli
+from canfield.experiments.sweep import (
     COLUMNS,
     TIMING_COLUMNS,
     RunFolder,
@@ -28,6 +26,7 @@ from experiments.sweep import (
     run_sweep,
     split_profiles,
 )
+from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 NODES = 3000  # node budgets are deterministic: rows never depend on the machine
@@ -36,7 +35,7 @@ DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "experiments.research_cli", *args],
+        [sys.executable, "-m", "canfield.experiments.research_cli", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -251,7 +250,7 @@ def _start(out: Path, deals: str, workers: int) -> subprocess.Popen:
         [
             sys.executable,
             "-m",
-            "experiments.research_cli",
+            "canfield.experiments.research_cli",
             "sweep",
             "--profiles",
             "strict,hevagames",
@@ -363,7 +362,7 @@ def test_rows_identical_for_1_and_2_workers_and_dask(tmp_path):
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("experiments.sweep.DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("canfield.experiments.sweep.DASK_CONNECT_TIMEOUT", "1s")
     r = CliRunner().invoke(
         research_cli.sweep_cmd,
         [
@@ -382,7 +381,7 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_commands_are_on_the_canfield_group(tmp_path):
-    from experiments.cli import main
+    from canfield.experiments.cli import main
 
     runner = CliRunner()
     for name in ("sweep", "report", "plot"):
