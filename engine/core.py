@@ -674,27 +674,3 @@ def _col_less(s, a, b):
 
 def key_words(build_code: int) -> int:
     return 9 if build_code == BUILD_RANK else 5
-
-
-@njit(cache=True)
-def expand_pool(states, games, rules, reps):
-    """Benchmark kernel: expand every position of a pool ``reps`` times.
-
-    To expand is to generate all legal moves and apply each to a copy.
-    Returns the number of children made, so the work cannot be elided.
-    """
-    buf = np.empty(MAX_MOVES, np.int64)
-    t = np.empty(STATE_LEN, np.uint64)
-    total = 0
-    check = np.uint64(0)
-    for _ in range(reps):
-        for i in range(states.shape[0]):
-            s = states[i]
-            game = games[i]
-            n = legal_moves(s, game, rules, buf)
-            for j in range(n):
-                t[:] = s
-                apply_move(t, buf[j], game, rules)
-                check ^= t[0]
-            total += n
-    return total + np.int64(check & np.uint64(0))

@@ -24,9 +24,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
 UNLIMITED = 0  # ``passes`` value meaning no limit; written ``inf``
 MAX_PASSES = 15  # the packed position holds the redeal count in 4 bits
 
-# How the 52 cards are laid out; fixed by the preset, not an option.
-LAYOUTS = ("standard", "storehouse", "selective")
-
 
 class ProfileError(ValueError):
     """An unknown preset, option or option value."""

@@ -21,6 +21,10 @@ from canfield.engine.notation import Move, Pick, parse_move
 
 CARDGAMES_PUT = 10
 CARDGAMES_TAKE = -15
+#: Casino Canfield: the player pays this for the deck ...
+CASINO_PRICE = 52
+#: ... and gets this back for each card banked.
+CASINO_PER_CARD = 5
 
 
 def banked(position) -> int:
@@ -158,7 +162,9 @@ def cardgames_score(moves: Iterable[Move | str]) -> int:
     return running[-1] if running else 0
 
 
-def casino_net(banked: int, price: float = 52, per_card: float = 5) -> float:
+def casino_net(
+    banked: int, price: float = CASINO_PRICE, per_card: float = CASINO_PER_CARD
+) -> float:
     """The casino player's net result for one deal.
 
     The player pays ``price`` for the deck (52, or 50 in some accounts) and

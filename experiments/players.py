@@ -26,15 +26,15 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from canfield.engine.notation import Move
 from canfield.engine.observation import Observation
 from canfield.engine.position import Position
 from canfield.engine.profiles import parse_profile
-
-DRAW = Move("draw", "", 0)
+from canfield.experiments.sweep import DEFAULT_PIMC_K
+from canfield.solver.search import solve
 
 
 @runtime_checkable
@@ -281,14 +281,6 @@ class GreedyPlayer:
 
 
 # ---- perfect-information Monte Carlo -------------------------------------------------
-@dataclass
-class PimcDecision:
-    votes: dict[str, int] = field(default_factory=dict)
-    won: int = 0
-    samples: int = 0
-    fallback: dict[str, float] = field(default_factory=dict)
-
-
 class PimcPlayer:
     """Perfect-information Monte Carlo.
 
@@ -308,7 +300,7 @@ class PimcPlayer:
 
     def __init__(
         self,
-        k: int = 16,
+        k: int = DEFAULT_PIMC_K,
         seconds_per_sample: float = 0.05,
         seed: int = 0,
         nodes_per_sample: int | None = None,
@@ -346,8 +338,6 @@ class PimcPlayer:
         return [obs.sample(self.rng) for _ in range(self.k)]
 
     def choose(self, obs: Observation) -> Move:
-        from canfield.solver.search import solve
-
         legal = obs.legal_moves()
         if all(m.is_stock for m in legal):
             move = legal[0]

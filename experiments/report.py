@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+from canfield.engine.cards import RANKS
+from canfield.engine.scores import CASINO_PER_CARD, CASINO_PRICE
 from canfield.experiments.stats import (
     mcnemar_chi2,
     mcnemar_exact,
@@ -55,10 +57,6 @@ from canfield.experiments.stats import (
     wilson,
 )
 from canfield.experiments.sweep import RunFolder, SweepError
-
-RANKS = "A23456789TJQK"
-#: Casino Canfield: the player pays 52 and gets 5 back per card banked.
-CASINO_STAKE, CASINO_PER_CARD = 52, 5
 
 
 def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
@@ -133,7 +131,7 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
         banked = g["banked"].to_numpy(float)
         mb, mb_lo, mb_hi = mean_ci(banked)
         ml, ml_lo, ml_hi = mean_ci(g.loc[g["result"] == "lost", "banked"].to_numpy(float))
-        cas, cas_lo, cas_hi = mean_ci(CASINO_PER_CARD * banked - CASINO_STAKE)
+        cas, cas_lo, cas_hi = mean_ci(CASINO_PER_CARD * banked - CASINO_PRICE)
         rows.append(
             {
                 "profile": label,

@@ -53,17 +53,22 @@ def test_version():
     assert r.exit_code == 0 and __version__ in r.output
 
 
+COMMANDS = {"deal", "replay", "solve", "sweep", "report", "plot", "bench", "compare"}
+BENCHMARKS = {"engine", "solver", "pruning", "layers", "players"}
+
+
 def test_help_on_every_command():
     r = run("--help")
     assert r.exit_code == 0
-    for name in ("deal", "replay", "bench"):
+    for name in COMMANDS:
         assert name in r.output
-    names = main.list_commands(click.Context(main))
-    assert {"deal", "replay", "bench"} <= set(names)
-    for name in names:
-        r = run(name, "--help")
-        assert r.exit_code == 0, (name, r.output)
-        assert "Usage:" in r.output
+    assert set(main.list_commands(click.Context(main))) == COMMANDS
+    for args in [[name] for name in COMMANDS] + [["bench", name] for name in BENCHMARKS]:
+        r = run(*args, "--help")
+        assert r.exit_code == 0, (args, r.output)
+        assert "Usage:" in r.output and "--help" in r.output
+    r = run("bench", "--help")
+    assert all(name in r.output for name in BENCHMARKS)
     r = run("bench", "engine", "--help")
     assert r.exit_code == 0 and "--seconds" in r.output and "--out" in r.output
 
@@ -246,6 +251,12 @@ def test_replay_missing_files(tmp_path):
 def test_bench_bad_input():
     assert_user_error(run("bench", "engine", "--seconds", "0"), "--seconds")
     assert_user_error(run("bench", "nosuch"), "No such command")
+    assert_user_error(run("bench", "pruning", "--off", "B9"), "unknown pruning rule")
+    assert_user_error(run("bench", "pruning", "--deals", "7"), "--deals takes START:STOP")
+    assert_user_error(run("bench", "players", "--players", "greedy,bob"), "unknown player 'bob'")
+    assert_user_error(run("bench", "layers", "--dfs-share", "1"), "--dfs-share")
+    assert_user_error(run("bench", "layers", "--profile", "cardgames"), "worry=no")
+    assert_user_error(run("bench", "solver", "--budget", "soon"), "time budget")
 
 
 def test_bench_engine_smoke(tmp_path):

@@ -1,12 +1,13 @@
-"""experiments/compare_baseline.py: verdicts against another solver's."""
+"""``canfield compare``: verdicts against another solver's."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pandas as pd
-import pytest
-from canfield.experiments.compare_baseline import compare, main
+from canfield.experiments.bench.compare_baseline import compare
+from canfield.experiments.cli import main
+from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "results" / "bench" / "solver.csv"
@@ -43,23 +44,28 @@ def test_counts_and_contradictions():
     assert c["ours_states_per_s"] == 25 and c["theirs_states_per_s"] == 5
 
 
-def test_cli_exits_1_on_a_contradiction_and_2_on_bad_input(tmp_path, capsys):
+def test_cli_exits_1_on_a_contradiction_and_2_on_bad_input(tmp_path):
     ours, theirs = _frames()
     ours.to_csv(tmp_path / "ours.csv", index=False)
     theirs.to_csv(tmp_path / "theirs.csv", index=False)
-    assert main([str(tmp_path / "ours.csv"), str(tmp_path / "theirs.csv")]) == 1
-    assert "contradictions 1 [3]" in capsys.readouterr().out
+
+    def run(*names: str):
+        return CliRunner().invoke(main, ["compare", *(str(tmp_path / n) for n in names)])
+
+    res = run("ours.csv", "theirs.csv")
+    assert res.exit_code == 1
+    assert "contradictions 1 [3]" in res.stdout
     theirs.iloc[:3].to_csv(tmp_path / "agree.csv", index=False)
-    assert main([str(tmp_path / "ours.csv"), str(tmp_path / "agree.csv")]) == 0
+    res = run("ours.csv", "agree.csv")
+    assert res.exit_code == 0 and "contradictions 0" in res.stdout
     (tmp_path / "bad.csv").write_text("deal,result\n0,maybe\n")
-    with pytest.raises(SystemExit) as exc:
-        main([str(tmp_path / "ours.csv"), str(tmp_path / "bad.csv")])
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert "lacks the column(s) profile" in err and len(err.strip().splitlines()) == 1
+    res = run("ours.csv", "bad.csv")
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: ") and "lacks the column(s) profile" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
 
 
-def test_the_committed_benchmark_against_the_committed_baselines(capsys):
+def test_the_committed_benchmark_against_the_committed_baselines():
     """The README's claim, from a clone: on deals 0-199 our 10 s solver decides every
     deal the C++ baseline decides, and no verdict contradicts it."""
     assert [p.name.split("-")[2] for p in BASELINES] == ["hevagames", "strict"]
@@ -69,5 +75,5 @@ def test_the_committed_benchmark_against_the_committed_baselines(capsys):
         assert c["deals"] == 200, path.name
         assert c["contradictions"] == [] and c["only_theirs_decided"] == 0, (path.name, c)
     # the README's command exits 0 (no contradiction)
-    assert main([str(BENCH), *map(str, BASELINES)]) == 0
-    assert "contradictions 0" in capsys.readouterr().out
+    res = CliRunner().invoke(main, ["compare", str(BENCH), *map(str, BASELINES)])
+    assert res.exit_code == 0 and "contradictions 0" in res.stdout

@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from canfield.experiments import research_cli
+from canfield.experiments.cli.sweep import sweep_cmd
 from canfield.experiments.report import build_report, gap_table, load_runs, players_table
 from canfield.experiments.stats import Z95, wilson
 from canfield.experiments.sweep import (
@@ -28,7 +28,7 @@ DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
 
 
 def sweep(*args: str):
-    return CliRunner().invoke(research_cli.sweep_cmd, [*args, "--no-progress"])
+    return CliRunner().invoke(sweep_cmd, [*args, "--no-progress"])
 
 
 def frame(df: pd.DataFrame) -> pd.DataFrame:

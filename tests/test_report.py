@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from canfield.experiments import research_cli
+from canfield.experiments.cli.report import report_cmd
 from canfield.experiments.plots import PLOTS, write_plots
 from canfield.experiments.report import (
     build_report,
@@ -175,7 +175,7 @@ def test_report_cli_on_sample(tmp_path):
     if not (sample / "run.json").exists():
         pytest.skip("no committed sample run")
     res = CliRunner().invoke(
-        research_cli.report_cmd,
+        report_cmd,
         [str(sample), "--out", str(tmp_path / "rep"), "--plots", str(tmp_path / "plots")],
     )
     assert res.exit_code == 0, res.output

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from canfield.experiments import research_cli
+from canfield.experiments.cli.report import report_cmd
+from canfield.experiments.cli.sweep import sweep_cmd
 from canfield.experiments.sweep import (
     COLUMNS,
     TIMING_COLUMNS,
@@ -35,7 +36,7 @@ DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "canfield.experiments.research_cli", *args],
+        [sys.executable, "-m", "canfield.experiments.cli", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -224,7 +225,7 @@ def test_damaged_part_error_and_repair(tmp_path):
 )
 def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
     runner = CliRunner()
-    res = runner.invoke(research_cli.sweep_cmd, [*args, "--out", str(tmp_path / "r")])
+    res = runner.invoke(sweep_cmd, [*args, "--out", str(tmp_path / "r")])
     assert res.exit_code == 2, res.output
     assert res.stderr == f"error: {res.stderr[7:].strip()}\n"
     assert message in res.stderr
@@ -235,10 +236,10 @@ def test_not_a_run_folder(tmp_path):
     (tmp_path / "junk").mkdir()
     (tmp_path / "junk" / "x.txt").write_text("hello")
     r = CliRunner().invoke(
-        research_cli.sweep_cmd, ["--deals", "0:2", "--nodes", "10", "--out", str(tmp_path / "junk")]
+        sweep_cmd, ["--deals", "0:2", "--nodes", "10", "--out", str(tmp_path / "junk")]
     )
     assert r.exit_code == 2 and "no run.json" in r.stderr
-    r = CliRunner().invoke(research_cli.report_cmd, [str(tmp_path / "nothing")])
+    r = CliRunner().invoke(report_cmd, [str(tmp_path / "nothing")])
     assert r.exit_code == 2 and "not a run folder" in r.stderr
 
 
@@ -250,7 +251,7 @@ def _start(out: Path, deals: str, workers: int) -> subprocess.Popen:
         [
             sys.executable,
             "-m",
-            "canfield.experiments.research_cli",
+            "canfield.experiments.cli",
             "sweep",
             "--profiles",
             "strict,hevagames",
@@ -364,7 +365,7 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr("canfield.experiments.sweep.DASK_CONNECT_TIMEOUT", "1s")
     r = CliRunner().invoke(
-        research_cli.sweep_cmd,
+        sweep_cmd,
         [
             "--deals",
             "0:2",

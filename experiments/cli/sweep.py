@@ -1,15 +1,16 @@
-"""Click commands ``sweep``, ``report`` and ``plot``; registered on ``experiments.cli.main``.
+"""``canfield sweep``: every (deal, profile) solved or played into a run folder.
 
 Bad input (unknown profile, bad range or budget, damaged part, mismatched
-run folder) prints one ``error: ...`` line on stderr and exits with code 2.
+run folder) prints one ``error: ...`` line on stderr and exits with code 2; a
+player that fails mid-run, one line and exit code 1.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
+from canfield.experiments.cli.errors import fail
 from canfield.experiments.sweep import (
     DEFAULT_PIMC_K,
     DEFAULT_PIMC_NODES,
@@ -17,14 +18,9 @@ from canfield.experiments.sweep import (
     PLAYERS,
     SolveFailed,
     SweepError,
+    make_spec,
+    run_sweep,
 )
-
-USAGE_EXIT = 2
-
-
-def _fail(msg: str, code: int = USAGE_EXIT) -> None:
-    click.echo(f"error: {msg}", err=True)
-    sys.exit(code)
 
 
 @click.command("sweep")
@@ -119,8 +115,6 @@ def sweep_cmd(
 
     Rerunning the same command resumes: finished rows are skipped.
     """
-    from canfield.experiments.sweep import make_spec, run_sweep
-
     try:
         spec = make_spec(profiles, deals, budget, nodes, memory, player, pimc_k, pimc_nodes)
         summary = run_sweep(
@@ -133,11 +127,9 @@ def sweep_cmd(
             progress=not no_progress,
         )
     except SweepError as exc:
-        _fail(str(exc))
-        return
+        fail(str(exc))
     except SolveFailed as exc:
-        _fail(f"{player} failed, finished parts are kept: {exc}", code=1)
-        return
+        fail(f"{player} failed, finished parts are kept: {exc}", code=1)
     rate = summary.rows_written / summary.seconds * 60 if summary.seconds > 0 else 0.0
     state = (
         "interrupted" if summary.interrupted else ("complete" if summary.complete else "incomplete")
@@ -150,85 +142,3 @@ def sweep_cmd(
     )
     if summary.interrupted:
         sys.exit(130)
-
-
-@click.command("report")
-@click.argument("runs", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "--out",
-    "out_dir",
-    default=None,
-    type=click.Path(file_okay=False),
-    help="Write report.md and the tables as CSV here.",
-)
-@click.option(
-    "--plots",
-    "plots_dir",
-    default=None,
-    type=click.Path(file_okay=False),
-    help="Also write the plots (PNG and SVG) here.",
-)
-def report_cmd(runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None) -> None:
-    """Win-rate tables for one or more run folders."""
-    from canfield.experiments.report import build_report, load_runs
-
-    try:
-        df = load_runs(runs)
-    except SweepError as exc:
-        _fail(str(exc))
-        return
-    rep = build_report(df)
-    click.echo(rep.to_text())
-    if out_dir:
-        written = rep.write(out_dir)
-        click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
-    if plots_dir:
-        _plots(df, plots_dir)
-
-
-@click.command("plot")
-@click.argument("runs", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "--out",
-    "out_dir",
-    required=True,
-    type=click.Path(file_okay=False),
-    help="Folder for the PNG and SVG files.",
-)
-def plot_cmd(runs: tuple[str, ...], out_dir: str) -> None:
-    """Plots (PNG and SVG) for one or more run folders."""
-    from canfield.experiments.report import load_runs
-
-    try:
-        df = load_runs(runs)
-    except SweepError as exc:
-        _fail(str(exc))
-        return
-    _plots(df, out_dir)
-
-
-def _plots(df, out_dir: str) -> None:
-    from canfield.experiments.plots import write_plots
-
-    paths = write_plots(df, Path(out_dir))
-    click.echo(f"wrote {len(paths)} plot files to {out_dir}", err=True)
-
-
-COMMANDS = (sweep_cmd, report_cmd, plot_cmd)
-
-
-def register(group: click.Group) -> None:
-    """Add the research commands to a click group."""
-    for cmd in COMMANDS:
-        group.add_command(cmd)
-
-
-@click.group()
-def research() -> None:
-    """Stand-alone entry (``python -m experiments.research_cli``); same as ``canfield``."""
-
-
-register(research)
-
-if __name__ == "__main__":
-    research()

@@ -1,7 +1,7 @@
 """Engine benchmark: positions expanded per second by the numba core.
 
 To *expand* a position is to generate all its legal moves and apply each one
-to a copy (``engine.core.expand_pool``). For the ``strict`` and ``hevagames``
+to a copy (:func:`expand_pool`). For the ``strict`` and ``hevagames``
 profiles this script
 
 1. builds a pool of positions by random legal playouts from seeded deals
@@ -16,8 +16,7 @@ profiles this script
    when that file exists and imports.
 
 The table is printed and written as JSON (or CSV if ``--out`` ends in
-``.csv``) to ``results/bench/engine.json``. Run it as ``canfield bench engine``
-or ``python -m experiments.bench_engine``.
+``.csv``) to ``results/bench/engine.json``. Run it as ``canfield bench engine``.
 """
 
 from __future__ import annotations
@@ -47,9 +46,28 @@ PROFILES = ("strict", "hevagames")
 TARGET = 1_000_000  # positions expanded per second, one core
 
 
-def _expand_pool(states, games, rules, reps):
-    """Expand every position of the pool ``reps`` times (``core.expand_pool``)."""
-    return core.expand_pool(states, games, rules, reps)
+@njit(cache=True)
+def expand_pool(states, games, rules, reps):
+    """Expand every position of a pool ``reps`` times.
+
+    To expand is to generate all legal moves and apply each to a copy.
+    Returns the number of children made, so the work cannot be elided.
+    """
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    t = np.empty(core.STATE_LEN, np.uint64)
+    total = 0
+    check = np.uint64(0)
+    for _ in range(reps):
+        for i in range(states.shape[0]):
+            s = states[i]
+            game = games[i]
+            n = core.legal_moves(s, game, rules, buf)
+            for j in range(n):
+                t[:] = s
+                core.apply_move(t, buf[j], game, rules)
+                check ^= t[0]
+            total += n
+    return total + np.int64(check & np.uint64(0))
 
 
 @njit(cache=True)
@@ -109,7 +127,7 @@ def _load_reference():
             mod = importlib.util.module_from_spec(spec)
             sys.modules["reference_rules"] = mod  # dataclasses look their module up
             spec.loader.exec_module(mod)
-        except Exception as exc:  # noqa: BLE001 - optional comparison; the reason is reported
+        except Exception as exc:  # an optional comparison: any failure is reported, not raised
             sys.modules.pop("reference_rules", None)
             return None, f"tests/reference_rules.py does not import: {type(exc).__name__}: {exc}"
     missing = [n for n in ("RefState", "ref_legal_moves", "ref_apply") if not hasattr(mod, n)]
@@ -132,9 +150,9 @@ def bench_profile(
     rules = pool[0].game.rules
     n = len(pool)
 
-    fresh = not core.expand_pool.signatures
+    fresh = not expand_pool.signatures
     t0 = time.perf_counter()
-    _expand_pool(states[:1], games[:1], rules, 1)
+    expand_pool(states[:1], games[:1], rules, 1)
     first_call = time.perf_counter() - t0
     children = int(_count_children(states, games, rules))
 
@@ -142,16 +160,14 @@ def bench_profile(
     inner = 1
     while True:
         t0 = time.perf_counter()
-        _expand_pool(states, games, rules, inner)
+        expand_pool(states, games, rules, inner)
         dt = time.perf_counter() - t0
         if dt >= 0.02 or inner >= 1 << 20:
             break
         inner *= 4
     inner = max(1, int(inner * (seconds / reps) / dt))
-    rate, rates = _median_rate(lambda: _expand_pool(states, games, rules, inner), n * inner, reps)
-    rows = [
-        _row(profile, "numba core (engine.core.expand_pool)", rate, rates, children / n, n * inner)
-    ]
+    rate, rates = _median_rate(lambda: expand_pool(states, games, rules, inner), n * inner, reps)
+    rows = [_row(profile, "numba core (expand_pool)", rate, rates, children / n, n * inner)]
     numba_rate = rate
 
     def py_sweep() -> None:
@@ -180,7 +196,7 @@ def bench_profile(
         row["speedup_of_numba"] = numba_rate / row["positions_per_s"]
     if not fresh:
         how = "already compiled in this process"
-    elif core.expand_pool.stats.cache_hits and not core.expand_pool.stats.cache_misses:
+    elif expand_pool.stats.cache_hits and not expand_pool.stats.cache_misses:
         how = "loaded from numba's on-disk cache"
     else:
         how = "compiled"
@@ -321,11 +337,3 @@ def write(result: dict, path: Path) -> None:
             w.writerows(result["rows"])
     else:
         path.write_text(json.dumps(result, indent=2) + "\n")
-
-
-if __name__ == "__main__":
-    from canfield.experiments.cli import main
-
-    main(
-        ["bench", "engine", *sys.argv[1:]], prog_name="python -m canfield.experiments.bench_engine"
-    )

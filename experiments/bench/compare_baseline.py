@@ -1,6 +1,6 @@
 """Our solver's verdicts against another solver's, deal by deal.
 
-Run: ``python -m experiments.compare_baseline results/bench/solver.csv
+Run: ``canfield compare results/bench/solver.csv
 ../shared/baselines/solvitaire-exact-strict-deals-0-199.csv ...``
 
 Each baseline CSV has ``deal, profile, result`` (``won``/``lost``/``unknown``)
@@ -12,32 +12,38 @@ by the other): a contradiction is a bug in one of the two solvers.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 import pandas as pd
 
 RESULTS = {"won", "lost", "unknown"}
+#: The columns both CSVs need.
+NEEDED = {"profile", "deal", "result"}
 
 
-def _fail(message: str) -> None:
-    """A user's mistake: one line on stderr, exit status 2."""
-    print(f"error: {message}", file=sys.stderr)
-    raise SystemExit(2)
+class VerdictsError(ValueError):
+    """A verdicts CSV that cannot be read or lacks what a comparison needs."""
 
 
-def _read(path: Path, need: set[str]) -> pd.DataFrame:
+def read_verdicts(path: Path) -> pd.DataFrame:
+    """The verdicts CSV at ``path``, checked.
+
+    Raises
+    ------
+    VerdictsError
+        If the file cannot be read, lacks a column of :data:`NEEDED` or holds
+        a result other than won, lost and unknown.
+    """
     try:
         df = pd.read_csv(path)
     except (OSError, ValueError) as exc:
-        _fail(f"cannot read {path}: {exc}")
-    missing = need - set(df.columns)
+        raise VerdictsError(f"cannot read {path}: {exc}") from None
+    missing = NEEDED - set(df.columns)
     if missing:
-        _fail(f"{path} lacks the column(s) {', '.join(sorted(missing))}")
+        raise VerdictsError(f"{path} lacks the column(s) {', '.join(sorted(missing))}")
     bad = set(df["result"]) - RESULTS
     if bad:
-        _fail(f"{path} has results other than won/lost/unknown: {sorted(bad)}")
+        raise VerdictsError(f"{path} has results other than won/lost/unknown: {sorted(bad)}")
     return df
 
 
@@ -63,30 +69,17 @@ def compare(ours: pd.DataFrame, theirs: pd.DataFrame) -> dict:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("ours", type=Path, help="our benchmark CSV (canfield bench solver)")
-    ap.add_argument("baselines", type=Path, nargs="+", help="baseline CSVs")
-    args = ap.parse_args(argv)
-    ours = _read(args.ours, {"profile", "deal", "result"})
-    bad = 0
-    for path in args.baselines:
-        c = compare(ours, _read(path, {"profile", "deal", "result"}))
-        rate = ""
-        if "theirs_states_per_s" in c:
-            rate = (
-                f"; states/s ours {c.get('ours_states_per_s', 0):,.0f}, "
-                f"theirs {c['theirs_states_per_s']:,.0f}"
-            )
-        print(
-            f"{path.name}: {c['profile']} {c['deals']} deals; ours {c['ours']}, theirs "
-            f"{c['theirs']}; decided only by us {c['only_ours_decided']}, only by them "
-            f"{c['only_theirs_decided']}; contradictions {len(c['contradictions'])} "
-            f"{c['contradictions'] or ''}{rate}"
+def summary_line(name: str, c: dict) -> str:
+    """One line of :func:`compare`'s counts for the baseline file ``name``."""
+    rate = ""
+    if "theirs_states_per_s" in c:
+        rate = (
+            f"; states/s ours {c.get('ours_states_per_s', 0):,.0f}, "
+            f"theirs {c['theirs_states_per_s']:,.0f}"
         )
-        bad += len(c["contradictions"])
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return (
+        f"{name}: {c['profile']} {c['deals']} deals; ours {c['ours']}, theirs "
+        f"{c['theirs']}; decided only by us {c['only_ours_decided']}, only by them "
+        f"{c['only_theirs_decided']}; contradictions {len(c['contradictions'])} "
+        f"{c['contradictions'] or ''}{rate}"
+    )

@@ -1,4 +1,4 @@
-"""``canfield solve`` and ``canfield bench solver``."""
+"""``canfield solve``: deals or positions solved with perfect information."""
 
 from __future__ import annotations
 
@@ -12,30 +12,16 @@ from canfield.engine.cards import parse_card
 from canfield.engine.formats import read_position
 from canfield.engine.position import Position, PositionError
 from canfield.engine.profiles import parse_profile
+from canfield.experiments.cli.budgets import budgets
 from canfield.solver import config
 from canfield.solver.search import (
     STRATEGIES,
     SolveResult,
-    parse_bytes,
-    parse_seconds,
     prune_mask,
     solve,
     solve_deal,
     warm_up,
 )
-
-
-def _budgets(budget: str, memory: str | None) -> tuple[float, int]:
-    try:
-        seconds = parse_seconds(budget)
-        mem = parse_bytes(memory) if memory else config.DEFAULT_MEMORY
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    if mem > config.QUARTER_RAM * 2:
-        raise click.UsageError(
-            f"--memory {memory} is more than half of this machine's RAM; pick a smaller table"
-        )
-    return seconds, mem
 
 
 def _solve_line(
@@ -130,7 +116,7 @@ def _print_human(r: SolveResult) -> None:
     default=True,
     show_default=True,
     help="First search only the first 2, then 3 moves of each position, on a "
-    "share of the budget, for a fast win; --no-probes searches as 0.3.0 did.",
+    "share of the budget, for a fast win; --no-probes searches every move from the start.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
 def solve_cmd(
@@ -158,7 +144,7 @@ def solve_cmd(
             f"--strategy layers needs worry=no ({prof} lets cards come back, so "
             "progress can fall); use --strategy dfs"
         )
-    seconds, mem = _budgets(budget, memory)
+    seconds, mem = budgets(budget, memory)
     rules = {"all": True, "none": False}.get(prune.strip().lower(), prune)
     try:
         prune_mask(rules)
@@ -213,28 +199,3 @@ def solve_cmd(
         click.echo(json.dumps(r.to_json()))
     else:
         _print_human(r)
-
-
-@click.command("solver")
-@click.option("--profiles", default="strict,hevagames", show_default=True)
-@click.option("--deals", default="0:200", show_default=True, help="Range START:STOP.")
-@click.option("--budget", default="10s", show_default=True)
-@click.option("--memory", help="Table memory per solve (default 1GiB).")
-@click.option(
-    "--out", default="results/bench/solver.csv", show_default=True, type=click.Path(dir_okay=False)
-)
-@click.option(
-    "--probes/--no-probes", default=True, show_default=True, help="Narrowed probes first."
-)
-def bench_solver_cmd(profiles, deals, budget, memory, out, probes):
-    """Solve a range of deals per profile; print decided %, times, states/s."""
-    from canfield.experiments.bench_solver import run_bench
-
-    seconds, mem = _budgets(budget, memory)
-    start, _, stop = deals.partition(":")
-    try:
-        deal_range = range(int(start), int(stop))
-    except ValueError:
-        raise click.UsageError(f"--deals takes START:STOP, got {deals!r}") from None
-    names = [parse_profile(p).canonical() for p in profiles.split(",") if p.strip()]
-    run_bench(names, deal_range, seconds, mem, Path(out), probes)

@@ -6,39 +6,44 @@ the rules on and off under the same node budget (deterministic) and counts:
 deals decided both ways, differences among them (must be 0), contradictions
 (won one way, lost the other: must be 0), and the node and time ratios.
 
-Run: ``python -m experiments.bench_pruning --deals 0:300 --nodes 100000``
+Run: ``canfield bench pruning --deals 0:300 --nodes 100000``
 (every rule off against every rule on), or ``--off B1`` to switch off one
 rule alone and keep the others on.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
+from pathlib import Path
 
 from canfield.engine.position import Position
 from canfield.engine.version import __version__
-from canfield.experiments.csv_rows import write_rows
+from canfield.experiments.bench.csv_rows import write_rows
 from canfield.solver.search import PRUNING_RULES, Solver, warm_up
 
 
 def off_rules(off: str) -> bool | list[str]:
-    """The ``prune`` argument of the "off" solver: ``all`` or the rules to drop."""
+    """The ``prune`` argument of the "off" solver: ``all`` or the rules to drop.
+
+    Raises
+    ------
+    ValueError
+        For a rule name the solver does not know.
+    """
     if off.strip().lower() == "all":
         return False
     drop = {name.strip().upper() for name in off.split(",")}
     unknown = drop - set(PRUNING_RULES)
     if unknown:
         known = ", ".join(["all", *PRUNING_RULES])
-        print(f"error: unknown pruning rule {sorted(unknown)} (known: {known})", file=sys.stderr)
-        raise SystemExit(2)
+        raise ValueError(f"unknown pruning rule {sorted(unknown)} (known: {known})")
     return [name for name in PRUNING_RULES if name not in drop]
 
 
 def compare(
     profile: str, deals: range, nodes: int, memory: int, off: str = "all"
 ) -> tuple[dict, list[dict]]:
+    """Solve ``deals`` with the rules on and with ``off`` off; the summary and the rows."""
     on, off_solver = Solver(memory, prune=True), Solver(memory, prune=off_rules(off))
     rows = []
     for d in deals:
@@ -89,30 +94,27 @@ def compare(
     return summary, rows
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--profiles", default="strict,hevagames")
-    ap.add_argument("--deals", default="0:300")
-    ap.add_argument("--nodes", type=int, default=100_000)
-    ap.add_argument("--memory", type=int, default=1 << 28)
-    ap.add_argument("--off", default="all", help="rules switched off: all, or e.g. B1")
-    ap.add_argument("--out", default="results/bench/pruning.csv")
-    args = ap.parse_args()
-    a, _, b = args.deals.partition(":")
+def bench(
+    profiles: list[str], deals: range, nodes: int, memory: int, off: str, out: str | Path
+) -> Path:
+    """Compare pruning on and off for each profile, print the summaries, write the rows.
+
+    Returns
+    -------
+    Path
+        The CSV file written.
+    """
     warm_up()
     all_rows = []
     t0 = time.perf_counter()
-    for prof in args.profiles.split(","):
-        summary, rows = compare(prof, range(int(a), int(b)), args.nodes, args.memory, args.off)
+    for prof in profiles:
+        summary, rows = compare(prof, deals, nodes, memory, off)
         all_rows += rows
         print(
             "  ".join(
                 f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()
             )
         )
-    out = write_rows(args.out, all_rows)
-    print(f"wall {time.perf_counter() - t0:.0f} s; rows in {out}")
-
-
-if __name__ == "__main__":
-    main()
+    path = write_rows(out, all_rows)
+    print(f"wall {time.perf_counter() - t0:.0f} s; rows in {path}")
+    return path

@@ -7,24 +7,22 @@ budget and prints, per deal and strategy, the verdict, banked, positions,
 seconds and peak memory, then the median memory ratio and the total time
 ratio over the deals both strategies decided. Rows go to a CSV.
 
-Run: ``python -m experiments.bench_layers --deals 0,9,19,6,12,64,110 --budget 120s --memory 8GB``
+Run: ``canfield bench layers --deals 0,9,19,6,12,64,110 --budget 120s --memory 8GB``
 (add ``--dfs-share 0 --no-probes`` for the layers alone, with no depth-first
 share and no probes first).
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 import time
+from pathlib import Path
 
 from canfield.engine.position import Position
-from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
-from canfield.experiments.csv_rows import write_rows
+from canfield.experiments.bench.csv_rows import write_rows
 from canfield.solver import config
-from canfield.solver.search import STRATEGIES, Solver, parse_bytes, parse_seconds, warm_up
+from canfield.solver.search import STRATEGIES, Solver, warm_up
 
 
 def parse_deals(text: str) -> list[int]:
@@ -41,6 +39,7 @@ def parse_deals(text: str) -> list[int]:
 def run(
     profile: str, deals: list[int], seconds: float, memory: int, probes: bool = True
 ) -> list[dict]:
+    """Solve each deal depth-first and layered; one row per (deal, strategy)."""
     solvers = {s: Solver(memory, strategy=s, probes=probes) for s in STRATEGIES}
     rows = []
     for d in deals:
@@ -77,6 +76,7 @@ def run(
 
 
 def summarise(rows: list[dict]) -> str:
+    """One line: deals decided both ways, differences, and the layers/dfs ratios."""
     by = {(r["deal"], r["strategy"]): r for r in rows}
     deals = sorted({r["deal"] for r in rows})
     both = [
@@ -110,50 +110,43 @@ def summarise(rows: list[dict]) -> str:
     return text
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--profile", default="strict")
-    ap.add_argument("--deals", default="0,9,19,6,12,64")
-    ap.add_argument("--budget", default="120s")
-    ap.add_argument("--memory", default="8GB")
-    ap.add_argument(
-        "--dfs-share",
-        type=float,
-        default=config.LAYER_DFS_SHARE,
-        help="share of the budgets the layered strategy spends depth-first first (0: none)",
-    )
-    ap.add_argument(
-        "--no-probes",
-        action="store_true",
-        help="leave out the narrowed probes (docs/solver.md) in both strategies",
-    )
-    ap.add_argument("--out", default="results/bench/layers.csv")
-    args = ap.parse_args()
-    if not 0 <= args.dfs_share < 1:
-        print("error: --dfs-share must be at least 0 and below 1", file=sys.stderr)
-        raise SystemExit(2)
-    config.LAYER_DFS_SHARE = args.dfs_share
-    try:
-        profile = parse_profile(args.profile)
-        deals = parse_deals(args.deals)
-        seconds, memory = parse_seconds(args.budget), parse_bytes(args.memory)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-    if profile.worry == "yes":
-        print("error: the layered search needs a profile with worry=no", file=sys.stderr)
-        raise SystemExit(2)
-    if not deals:
-        print("error: no deals given", file=sys.stderr)
-        raise SystemExit(2)
+def bench(
+    profile: str,
+    deals: list[int],
+    seconds: float,
+    memory: int,
+    dfs_share: float,
+    probes: bool,
+    out: str | Path,
+) -> Path:
+    """Solve ``deals`` both ways, print each solve and the summary, write the rows.
+
+    Parameters
+    ----------
+    profile : str
+        A canonical profile with worry=no.
+    deals : list of int
+    seconds, memory : float, int
+        Budgets of each solve.
+    dfs_share : float
+        Share of the budgets the layered strategy spends depth-first first
+        (0: none); it is set for the whole process.
+    probes : bool
+        Narrowed probes first, in both strategies.
+    out : path
+        The CSV file.
+
+    Returns
+    -------
+    Path
+        The CSV file written.
+    """
+    config.LAYER_DFS_SHARE = dfs_share
     warm_up("dfs")
     warm_up("layers")
     t0 = time.perf_counter()
-    rows = run(profile.canonical(), deals, seconds, memory, not args.no_probes)
+    rows = run(profile, deals, seconds, memory, probes)
     print(summarise(rows))
-    out = write_rows(args.out, rows)
-    print(f"wall {time.perf_counter() - t0:.0f} s; rows in {out}")
-
-
-if __name__ == "__main__":
-    main()
+    path = write_rows(out, rows)
+    print(f"wall {time.perf_counter() - t0:.0f} s; rows in {path}")
+    return path

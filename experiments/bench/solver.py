@@ -1,6 +1,6 @@
 """Solver benchmark: deals decided, time percentiles, states per second, memory.
 
-Run as ``canfield bench solver`` or ``python -m experiments.bench_solver``.
+Run as ``canfield bench solver``.
 Writes one CSV row per (profile, deal) and prints a summary per profile.
 "States" are positions entered (new to the table: expanded, or cut by rule
 B1); "children" are positions generated (each move applied, keyed and looked
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import resource
-import sys
 import time
 from pathlib import Path
 
@@ -42,6 +41,7 @@ FIELDS = [
 
 
 def summarise(rows: list[dict]) -> dict:
+    """Decided share, verdicts, time percentiles and rates of one profile's rows."""
     secs = np.array([r["seconds"] for r in rows])
     nodes = np.array([r["nodes"] for r in rows])
     res = [r["result"] for r in rows]
@@ -68,6 +68,8 @@ def summarise(rows: list[dict]) -> dict:
 def run_bench(
     profiles: list[str], deals: range, seconds: float, memory: int, out: Path, probes: bool = True
 ) -> None:
+    """Solve ``deals`` under each profile, write one CSV row per solve to ``out``
+    and print a summary line per profile."""
     compile_s = warm_up()
     print(f"compile/warm-up: {compile_s:.2f} s (numba cache: cached after the first run)")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -105,9 +107,3 @@ def run_bench(
             )
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak_rss:.0f} MiB; rows in {out}")
-
-
-if __name__ == "__main__":
-    from canfield.experiments.solve_cli import bench_solver_cmd
-
-    sys.exit(bench_solver_cmd())

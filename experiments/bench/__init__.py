@@ -1,0 +1,8 @@
+"""Benchmarks, one module each, run as ``canfield bench NAME``.
+
+``engine`` (positions expanded per second), ``solver`` (deals decided, times),
+``pruning`` (rules on against off), ``layers`` (depth-first against layered
+search), ``players`` (blind players against the solver); ``compare_baseline``
+checks the solver's verdicts against another solver's (``canfield compare``)
+and ``csv_rows`` writes the rows.
+"""

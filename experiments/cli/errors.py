@@ -1,0 +1,72 @@
+"""The command line's one error policy.
+
+Bad input never ends in a traceback: the project's user errors (a bad card,
+deal, deal number, profile, move or position, a missing file; see
+:data:`USER_ERRORS`) and click's own usage errors print **one**
+``error: ...`` line on stderr and exit with :data:`USAGE_EXIT`. A command
+stops on bad input with :func:`fail`. Any other exception is a bug and keeps
+its traceback.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import click
+from canfield.engine.cards import CardError
+from canfield.engine.deals import DealNumberError
+from canfield.engine.notation import NotationError
+from canfield.engine.position import IllegalMove, PositionError
+from canfield.engine.profiles import ProfileError
+
+#: Exit code of bad input.
+USAGE_EXIT = 2
+
+#: Exceptions that mean "the user gave bad input": one line, exit code 2.
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    CardError,
+    DealNumberError,
+    ProfileError,
+    NotationError,
+    IllegalMove,
+    PositionError,
+)
+
+
+def error_line(exc: click.ClickException) -> str:
+    """``exc`` as the one ``error: ...`` line the user sees.
+
+    A usage error names the command's help, so the user knows where to look.
+    """
+    msg = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None:
+        msg += f" (see '{ctx.command_path} --help')"
+    return f"error: {msg}"
+
+
+class UserError(click.ClickException):
+    """Bad input: printed as one ``error: ...`` line, exit code 2 unless told."""
+
+    exit_code = USAGE_EXIT
+
+    def __init__(self, message: str, exit_code: int = USAGE_EXIT) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file=None) -> None:
+        # also when a command runs outside the canfield group (tests, embedding)
+        click.echo(error_line(self), file=file, err=True)
+
+
+def fail(message: str, code: int = USAGE_EXIT) -> NoReturn:
+    """Stop the command with one ``error: message`` line and exit ``code``.
+
+    Parameters
+    ----------
+    message : str
+        What was wrong, for the user.
+    code : int
+        Exit code: :data:`USAGE_EXIT` for bad input, 1 for a run that failed.
+    """
+    raise UserError(message, code)
