@@ -54,7 +54,7 @@ from canfield.experiments.stats import (
     paired_diff_ci,
     wilson,
 )
-from canfield.experiments.sweep import RunFolder, SweepError
+from canfield.experiments.sweep.store import RunFolder, SweepError
 
 RANKS = "A23456789TJQK"
 #: Casino Canfield: the player pays 52 and gets 5 back per card banked.
