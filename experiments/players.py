@@ -33,8 +33,10 @@ from canfield.engine.notation import Move
 from canfield.engine.observation import Observation
 from canfield.engine.position import Position
 from canfield.engine.profiles import parse_profile
-from canfield.experiments.sweep import DEFAULT_PIMC_K
 from canfield.solver.search import solve
+
+#: PIMC samples of the hidden reserve per decision (the sweep's default too).
+DEFAULT_PIMC_K = 16
 
 
 @runtime_checkable

@@ -56,7 +56,7 @@ from canfield.experiments.stats import (
     paired_diff_ci,
     wilson,
 )
-from canfield.experiments.sweep import RunFolder, SweepError
+from canfield.experiments.sweep.store import RunFolder, SweepError
 
 
 def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:

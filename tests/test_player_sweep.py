@@ -10,18 +10,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from canfield.experiments.cli.sweep import sweep_cmd
+from canfield.experiments.players import PimcPlayer, RandomPlayer
 from canfield.experiments.report import build_report, gap_table, load_runs, players_table
 from canfield.experiments.stats import Z95, wilson
-from canfield.experiments.sweep import (
-    COLUMNS,
-    LEGACY_SCHEMA,
-    TIMING_COLUMNS,
-    RunFolder,
-    SweepSpec,
-    load_run,
-    make_spec,
-    run_sweep,
-)
+from canfield.experiments.sweep.rows import blind_player
+from canfield.experiments.sweep.runner import run_sweep
+from canfield.experiments.sweep.schema import COLUMNS, LEGACY_SCHEMA, TIMING_COLUMNS
+from canfield.experiments.sweep.spec import DEFAULT_PIMC_K, DEFAULT_PIMC_NODES, SweepSpec, make_spec
+from canfield.experiments.sweep.store import RunFolder, load_run
 from click.testing import CliRunner
 
 DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
@@ -121,6 +117,19 @@ def test_bad_player_options(tmp_path, args, message):
     res = sweep(*args, "--deals", "0:2", "--out", str(tmp_path / "r"))
     assert res.exit_code == 2 and message in res.stderr and res.stderr.count("\n") == 1
     assert not (tmp_path / "r").exists()
+
+
+def test_blind_player_by_name():
+    pimc = blind_player("pimc")
+    assert isinstance(pimc, PimcPlayer)
+    # the sweep's defaults: a node budget and no clock, so games are deterministic
+    assert (pimc.k, pimc.nodes, pimc.seconds) == (DEFAULT_PIMC_K, DEFAULT_PIMC_NODES, math.inf)
+    bench = blind_player("pimc", k=4, nodes_per_sample=None, seconds_per_sample=0.02, seed=3)
+    assert (bench.k, bench.nodes, bench.seconds, bench.seed) == (4, None, 0.02, 3)
+    assert isinstance(blind_player("random", seed=5), RandomPlayer)
+    assert blind_player("random", seed=5).seed == 5
+    with pytest.raises(ValueError, match="unknown player 'solver'"):
+        blind_player("solver")
 
 
 def test_pimc_sweep_tiny_budget(tmp_path):

@@ -15,18 +15,11 @@ import pandas as pd
 import pytest
 from canfield.experiments.cli.report import report_cmd
 from canfield.experiments.cli.sweep import sweep_cmd
-from canfield.experiments.sweep import (
-    COLUMNS,
-    TIMING_COLUMNS,
-    RunFolder,
-    SweepError,
-    load_run,
-    make_spec,
-    parse_deals,
-    plan_batches,
-    run_sweep,
-    split_profiles,
-)
+from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.runner import plan_batches, run_sweep
+from canfield.experiments.sweep.schema import COLUMNS, TIMING_COLUMNS
+from canfield.experiments.sweep.spec import make_spec, parse_deals, split_profiles
+from canfield.experiments.sweep.store import RunFolder, load_run
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -327,14 +320,21 @@ def test_ctrl_c_stops_cleanly(tmp_path):
 # --------------------------------------------------------------------------- workers, dask
 
 
-def test_rows_identical_for_1_and_2_workers_and_dask(tmp_path):
-    spec = small_spec("0:12")
-    run_sweep(tmp_path / "w1", spec, workers=1, batch_size=5, progress=False)
-    run_sweep(tmp_path / "w2", spec, workers=2, batch_size=3, progress=False)
-    one, two = frame(load_run(tmp_path / "w1")), frame(load_run(tmp_path / "w2"))
-    assert len(one) == 24
-    pd.testing.assert_frame_equal(one, two)
+@pytest.fixture(scope="module")
+def one_worker_rows(tmp_path_factory) -> pd.DataFrame:
+    """The deterministic columns of ``small_spec('0:12')`` solved in this process."""
+    out = tmp_path_factory.mktemp("sweep") / "w1"
+    run_sweep(out, small_spec("0:12"), workers=1, batch_size=5, progress=False)
+    return frame(load_run(out))
 
+
+def test_rows_identical_for_1_and_2_workers(tmp_path, one_worker_rows):
+    run_sweep(tmp_path / "w2", small_spec("0:12"), workers=2, batch_size=3, progress=False)
+    assert len(one_worker_rows) == 24
+    pd.testing.assert_frame_equal(one_worker_rows, frame(load_run(tmp_path / "w2")))
+
+
+def test_rows_identical_on_dask(tmp_path, one_worker_rows):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
@@ -358,12 +358,12 @@ def test_rows_identical_for_1_and_2_workers_and_dask(tmp_path):
             "--no-progress",
         )
     assert r.returncode == 0, r.stderr
-    pd.testing.assert_frame_equal(one, frame(load_run(tmp_path / "dask")))
+    pd.testing.assert_frame_equal(one_worker_rows, frame(load_run(tmp_path / "dask")))
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("canfield.experiments.sweep.DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("canfield.experiments.sweep.runner.DASK_CONNECT_TIMEOUT", "1s")
     r = CliRunner().invoke(
         sweep_cmd,
         [

@@ -19,7 +19,7 @@ from pathlib import Path
 from canfield.engine.position import Position
 from canfield.experiments.bench.csv_rows import write_rows
 from canfield.experiments.play import play_game
-from canfield.experiments.players import GreedyPlayer, PimcPlayer, RandomPlayer
+from canfield.experiments.sweep.rows import blind_player
 from canfield.solver.search import solve
 
 FIELDS = ["player", "deal", "profile", "result", "banked", "reserve_left", "moves", "seconds"]
@@ -27,17 +27,6 @@ FIELDS = ["player", "deal", "profile", "result", "banked", "reserve_left", "move
 
 #: Who ``--players`` may name.
 NAMES = ("greedy", "random", "pimc", "solver")
-
-
-def _player(name: str, seed: int, pimc_k: int, pimc_seconds: float, pimc_nodes: int | None):
-    # unlike the sweep's make_player, a seed and a clock budget per PIMC sample
-    if name == "greedy":
-        return GreedyPlayer()
-    if name == "random":
-        return RandomPlayer(seed=seed)
-    return PimcPlayer(
-        k=pimc_k, seconds_per_sample=pimc_seconds, nodes_per_sample=pimc_nodes, seed=seed
-    )
 
 
 def solver_row(deal: int, profile: str, seconds: float) -> dict:
@@ -98,7 +87,13 @@ def bench(
             if name == "solver":
                 rows.append(solver_row(deal, profile, solver_seconds))
                 continue
-            player = _player(name, seed, pimc_k, pimc_seconds, pimc_nodes)
+            player = blind_player(
+                name,
+                k=pimc_k,
+                nodes_per_sample=pimc_nodes,
+                seconds_per_sample=pimc_seconds,
+                seed=seed,
+            )
             rec = play_game(deal, profile, player, seed=seed, stock_known=stock_known)
             row = rec.row()
             row["player"] = name

@@ -1,0 +1,287 @@
+"""What a sweep runs: deals, profiles, player, budgets, as a :class:`SweepSpec`.
+
+:func:`make_spec` reads the command line's strings into a spec; the run folder
+stores it as ``run.json``, and a resumed sweep must bring the same one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from canfield.engine.profiles import ProfileError, parse_profile
+from canfield.engine.version import __version__
+from canfield.experiments.players import DEFAULT_PIMC_K
+from canfield.experiments.sweep.errors import SweepError
+from canfield.solver.search import parse_bytes, parse_seconds
+
+#: ``--player`` values; ``solver`` plays with perfect information.
+PLAYERS: tuple[str, ...] = ("solver", "greedy", "random", "pimc")
+#: PIMC's default node budget per sample (its samples per decision: players.DEFAULT_PIMC_K).
+DEFAULT_PIMC_NODES = 2000
+#: Default transposition-table memory per solve; fixed (not derived from the
+#: worker count) because it can change a verdict from won to unknown.
+DEFAULT_SWEEP_MEMORY = "256MB"
+#: Wall-clock budget per solve when the command line gives neither budget.
+DEFAULT_BUDGET_SECONDS = 10.0
+#: Deal numbers are 64-bit: the last deal is ``MAX_DEAL - 1``.
+MAX_DEAL = 1 << 64
+
+
+def parse_deals(text: str) -> range:
+    """Read ``'A:B'`` (deals A..B-1) or ``'N'`` (deal N alone).
+
+    Raises
+    ------
+    SweepError
+        If the text is not a non-empty range of deal numbers in ``0..2**64-1``.
+    """
+    start_text, colon, stop_text = text.strip().partition(":")
+    try:
+        start = int(start_text)
+        stop = int(stop_text) if colon else start + 1
+    except ValueError:
+        raise SweepError(f"cannot read a deal range from {text!r} (try 0:200)") from None
+    if start < 0 or stop > MAX_DEAL or stop <= start:
+        raise SweepError(
+            f"bad deal range {text!r}: need 0 <= A < B <= 2**64 in A:B (B is excluded)"
+        )
+    return range(start, stop)
+
+
+def split_profiles(text: str) -> list[str]:
+    """Split ``--profiles`` on commas, keeping a profile's own option list.
+
+    ``'strict,hevagames:draw=1,worry=yes,cardgames'`` gives three profiles:
+    a piece without ``:`` that contains ``=`` continues the previous profile.
+    Returns canonical strings, duplicates removed, order kept.
+
+    Raises
+    ------
+    SweepError
+        If a profile is unknown or malformed, or none is given.
+    """
+    pieces: list[str] = []
+    for raw in text.split(","):
+        piece = raw.strip()
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and pieces:
+            sep = "," if pieces[-1].partition(":")[2] else ""
+            pieces[-1] += sep + piece
+        else:
+            pieces.append(piece)
+    if not pieces:
+        raise SweepError("no profile given (try --profiles strict,hevagames)")
+    canonical: list[str] = []
+    for piece in pieces:
+        try:
+            name = parse_profile(piece).canonical()
+        except ProfileError as exc:
+            raise SweepError(str(exc)) from None
+        if name not in canonical:
+            canonical.append(name)
+    return canonical
+
+
+def parse_budget(text: str | None) -> float | None:
+    """A wall-clock budget such as ``'10s'`` or ``'500ms'``; ``None`` passes through.
+
+    Raises
+    ------
+    SweepError
+        If the text is not a positive duration.
+    """
+    if text is None:
+        return None
+    try:
+        return parse_seconds(text)
+    except ValueError as exc:
+        raise SweepError(str(exc)) from None
+
+
+def parse_memory(text: str) -> int:
+    """A table size such as ``'256MB'``, in bytes.
+
+    Raises
+    ------
+    SweepError
+        If the text is not a memory size.
+    """
+    try:
+        return parse_bytes(text)
+    except ValueError as exc:
+        raise SweepError(str(exc)) from None
+
+
+def format_options(options: dict[str, int]) -> str:
+    """``{'k': 16, 'nodes': 2000}`` -> ``'k=16,nodes=2000'`` (keys sorted)."""
+    return ",".join(f"{key}={options[key]}" for key in sorted(options))
+
+
+def parse_options(text: str) -> dict[str, int]:
+    """Inverse of :func:`format_options`."""
+    options: dict[str, int] = {}
+    for piece in filter(None, (t.strip() for t in text.split(","))):
+        key, _, value = piece.partition("=")
+        options[key] = int(value)
+    return options
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """The arguments that define a run; stored as ``run.json``.
+
+    Attributes
+    ----------
+    profiles : tuple of str
+        Canonical profile strings.
+    deal_start, deal_stop : int
+        Deals ``deal_start .. deal_stop - 1``.
+    budget_seconds : float or None
+        Wall-clock budget per (deal, profile); ``None`` means none.
+    budget_nodes : int or None
+        Node budget per (deal, profile); ``None`` means none.
+    memory : int
+        Transposition-table bytes per solve.
+    version : str
+        Toolkit version that made the rows.
+    player : str
+        Who plays: ``solver`` (perfect information) or a blind player, see
+        :data:`PLAYERS`. A ``run.json`` without it is the solver's.
+    player_options : str
+        The player's options, canonical ``key=value`` pairs joined by commas
+        (``k=16,nodes=2000`` for pimc, empty for the solver and greedy).
+    """
+
+    profiles: tuple[str, ...]
+    deal_start: int
+    deal_stop: int
+    budget_seconds: float | None
+    budget_nodes: int | None
+    memory: int
+    version: str = __version__
+    player: str = "solver"
+    player_options: str = ""
+
+    @property
+    def deals(self) -> range:
+        """The deal numbers of the run."""
+        return range(self.deal_start, self.deal_stop)
+
+    def to_json(self) -> dict:
+        """The spec as ``run.json`` holds it (with ``deals`` as ``'A:B'`` for people)."""
+        fields = asdict(self)
+        fields["profiles"] = list(self.profiles)
+        fields["deals"] = f"{self.deal_start}:{self.deal_stop}"
+        return fields
+
+    @classmethod
+    def from_json(cls, fields: dict) -> SweepSpec:
+        """Inverse of :meth:`to_json`; a ``run.json`` without a player is the solver's."""
+        return cls(
+            profiles=tuple(fields["profiles"]),
+            deal_start=int(fields["deal_start"]),
+            deal_stop=int(fields["deal_stop"]),
+            budget_seconds=(
+                None if fields["budget_seconds"] is None else float(fields["budget_seconds"])
+            ),
+            budget_nodes=None if fields["budget_nodes"] is None else int(fields["budget_nodes"]),
+            memory=int(fields["memory"]),
+            version=str(fields["version"]),
+            player=str(fields.get("player", "solver")),
+            player_options=str(fields.get("player_options", "")),
+        )
+
+    def differences(self, stored: SweepSpec) -> list[str]:
+        """Human-readable ``field: stored != this`` for each field that differs
+        from ``stored`` (the spec of ``run.json``)."""
+        now, before = self.to_json(), stored.to_json()
+        keys = (
+            "player",
+            "player_options",
+            "profiles",
+            "deals",
+            "budget_seconds",
+            "budget_nodes",
+            "memory",
+            "version",
+        )
+        return [
+            f"{key} {before[key]!r} (run.json) vs {now[key]!r} (now)"
+            for key in keys
+            if now[key] != before[key]
+        ]
+
+
+def make_spec(
+    profiles: str,
+    deals: str,
+    budget: str | None = None,
+    nodes: int | None = None,
+    memory: str = DEFAULT_SWEEP_MEMORY,
+    player: str = "solver",
+    pimc_k: int | None = None,
+    pimc_nodes: int | None = None,
+) -> SweepSpec:
+    """Build a :class:`SweepSpec` from command-line strings.
+
+    With neither ``budget`` nor ``nodes`` the budget is
+    :data:`DEFAULT_BUDGET_SECONDS` per solve; with ``nodes`` alone there is no
+    wall-clock limit, so rows are deterministic.
+
+    A blind ``player`` has no per-deal budget (``budget`` and ``nodes`` are
+    refused); ``pimc`` takes ``pimc_k`` samples per decision (default
+    :data:`DEFAULT_PIMC_K`) and solves each under ``pimc_nodes`` nodes (default
+    :data:`DEFAULT_PIMC_NODES`) and ``memory``. Other players record memory 0.
+
+    Raises
+    ------
+    SweepError
+        If any argument is unknown, malformed or not allowed with ``player``.
+    """
+    if player not in PLAYERS:
+        raise SweepError(f"unknown player {player!r} (one of {', '.join(PLAYERS)})")
+    deal_range = parse_deals(deals)
+    profile_names = tuple(split_profiles(profiles))
+    memory_bytes = parse_memory(memory)
+    if player != "pimc" and (pimc_k is not None or pimc_nodes is not None):
+        raise SweepError("--pimc-k and --pimc-nodes are options of --player pimc")
+    options = ""
+    if player == "solver":
+        if nodes is not None and nodes <= 0:
+            raise SweepError(f"a node budget must be positive, got {nodes}")
+        seconds = parse_budget(budget)
+        if seconds is None and nodes is None:
+            seconds = DEFAULT_BUDGET_SECONDS
+    else:
+        if budget is not None or nodes is not None:
+            raise SweepError(
+                f"--budget and --nodes are budgets of --player solver; a {player} game has none"
+                + (" (use --pimc-nodes for pimc's samples)" if player == "pimc" else "")
+            )
+        selective = [p for p in profile_names if parse_profile(p).layout == "selective"]
+        if selective:
+            raise SweepError(
+                f"players do not pick a base card yet: {selective[0]} needs --player solver"
+            )
+        seconds = None
+        if player == "pimc":
+            k = DEFAULT_PIMC_K if pimc_k is None else pimc_k
+            sample_nodes = DEFAULT_PIMC_NODES if pimc_nodes is None else pimc_nodes
+            if k <= 0 or sample_nodes <= 0:
+                raise SweepError(
+                    f"--pimc-k and --pimc-nodes must be positive, got {k} and {sample_nodes}"
+                )
+            options = format_options({"k": k, "nodes": sample_nodes})
+        else:
+            memory_bytes = 0  # no solver: the table size cannot change a game
+    return SweepSpec(
+        profiles=profile_names,
+        deal_start=deal_range.start,
+        deal_stop=deal_range.stop,
+        budget_seconds=seconds,
+        budget_nodes=nodes,
+        memory=memory_bytes,
+        player=player,
+        player_options=options,
+    )

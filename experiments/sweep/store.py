@@ -1,0 +1,307 @@
+"""A sweep's run folder: ``run.json``, Parquet parts, the writer's lock, repair
+and the upgrade of parts from older versions.
+
+A run folder ``results/runs/NAME`` holds
+
+- ``run.json``: the sweep's arguments (:class:`.spec.SweepSpec`: canonical
+  profiles, deal range, budgets, memory, player, toolkit version). Rerunning
+  with other arguments is an error.
+- ``parts/part-NNNNN.parquet``: one file per finished batch of deals of one
+  profile, written to a temporary name and renamed into place with
+  :func:`os.replace`, so a part is visible only once it is complete. A sweep
+  killed at any moment loses at most the batches in flight.
+
+Every run folder holds one player; parts written before the ``player`` column
+existed load as ``player='solver'``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.schema import (
+    COLUMNS,
+    LEGACY_COLUMNS,
+    LEGACY_SCHEMA,
+    SCHEMA,
+    TIMING_COLUMNS,
+)
+from canfield.experiments.sweep.spec import SweepSpec
+
+PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
+
+
+class RunFolder:
+    """A sweep's output folder: ``run.json`` plus ``parts/``.
+
+    Parameters
+    ----------
+    path : path-like
+        The folder (created on :meth:`init`).
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.parts_dir = self.path / "parts"
+        self.damaged_dir = self.parts_dir / "damaged"
+        self._lock_fd: int | None = None
+
+    # -- spec
+    @property
+    def spec_path(self) -> Path:
+        return self.path / "run.json"
+
+    def read_spec(self) -> SweepSpec:
+        """The spec of ``run.json``.
+
+        Raises
+        ------
+        SweepError
+            If the folder has no ``run.json`` or it cannot be read.
+        """
+        try:
+            return SweepSpec.from_json(json.loads(self.spec_path.read_text()))
+        except FileNotFoundError:
+            raise SweepError(f"{self.path} is not a run folder (no run.json)") from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SweepError(f"{self.spec_path} is unreadable: {exc}") from None
+
+    def init(self, spec: SweepSpec) -> None:
+        """Create the folder for ``spec`` or check that it matches the existing one.
+
+        Raises
+        ------
+        SweepError
+            If ``run.json`` holds another spec, or the folder is not a run folder
+            and not empty.
+        """
+        if self.spec_path.exists():
+            diffs = spec.differences(self.read_spec())
+            if diffs:
+                raise SweepError(
+                    f"{self.path} was made with other arguments: {'; '.join(diffs)}"
+                    " (use another --out, or the same arguments to resume)"
+                )
+        else:
+            if self.path.exists() and any(self.path.iterdir()):
+                raise SweepError(f"{self.path} exists, is not empty and has no run.json")
+            self.parts_dir.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(spec.to_json(), indent=2) + "\n"
+            _write_atomically(self.spec_path, lambda fh: fh.write(text.encode()))
+        self.parts_dir.mkdir(parents=True, exist_ok=True)
+
+    # -- lock
+    def lock(self) -> None:
+        """Take an exclusive lock so two sweeps never write the same folder.
+
+        Raises
+        ------
+        SweepError
+            If another sweep holds the lock.
+        """
+        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise SweepError(f"another sweep is writing to {self.path}") from None
+        self._lock_fd = fd
+        for tmp in self.parts_dir.glob(".*.tmp"):  # left by a killed sweep
+            tmp.unlink(missing_ok=True)
+
+    def unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    # -- parts
+    def part_files(self) -> list[Path]:
+        """The finished parts, in order."""
+        if not self.parts_dir.is_dir():
+            return []
+        return sorted(p for p in self.parts_dir.iterdir() if PART_RE.match(p.name))
+
+    def next_part_index(self) -> int:
+        numbers = [int(PART_RE.match(p.name).group(1)) for p in self.part_files()]
+        return max(numbers, default=-1) + 1
+
+    def write_part(self, index: int, rows: list[dict]) -> Path:
+        """Write ``rows`` as part ``index``, atomically.
+
+        A row without the player keys is the solver's (see :func:`_upgrade_legacy`).
+        """
+        table = pa.Table.from_pylist([_complete_row(r) for r in rows], schema=SCHEMA)
+        return self._write_table(table, index)
+
+    def _write_table(self, table: pa.Table, index: int) -> Path:
+        """Write part ``index`` so that it is visible only once it is complete."""
+        final = self.parts_dir / f"part-{index:05d}.parquet"
+        _write_atomically(final, lambda fh: pq.write_table(table, fh))
+        _fsync_dir(self.parts_dir)
+        return final
+
+    def check_parts(self) -> list[tuple[Path, str]]:
+        """Every damaged part with the reason it cannot be read."""
+        damaged = []
+        for part in self.part_files():
+            try:
+                _read_part(part)
+            except SweepError as exc:
+                damaged.append((part, str(exc)))
+        return damaged
+
+    def repair(self) -> list[Path]:
+        """Move damaged parts to ``parts/damaged/``; return where they went."""
+        moved = []
+        for part, _ in self.check_parts():
+            self.damaged_dir.mkdir(exist_ok=True)
+            dest = self.damaged_dir / part.name
+            copy = 1
+            while dest.exists():
+                dest = self.damaged_dir / f"{part.name}.{copy}"
+                copy += 1
+            shutil.move(str(part), dest)
+            moved.append(dest)
+        return moved
+
+    def load(self) -> pd.DataFrame:
+        """All rows, one per (deal, profile), sorted.
+
+        Raises
+        ------
+        SweepError
+            If a part is damaged, or two parts hold different rows for the
+            same (deal, profile) (timing columns aside).
+        """
+        frames = []
+        for part in self.part_files():
+            frame = _read_part(part)
+            frame["_part"] = part.name
+            frames.append(frame)
+        if not frames:
+            return pa.Table.from_pylist([], schema=SCHEMA).to_pandas()
+        return _dedupe(pd.concat(frames, ignore_index=True))
+
+    def compact(self) -> None:
+        """Merge all parts into one new part, then delete the old ones.
+
+        A crash in between leaves identical duplicates, which :meth:`load`
+        drops; rows are never lost.
+        """
+        parts = self.part_files()
+        if len(parts) < 2:
+            return
+        rows = self.load()
+        table = pa.Table.from_pandas(rows[list(COLUMNS)], schema=SCHEMA, preserve_index=False)
+        self._write_table(table, self.next_part_index())
+        for part in parts:
+            part.unlink()
+        _fsync_dir(self.parts_dir)
+
+
+def load_run(path: str | os.PathLike) -> pd.DataFrame:
+    """Load a run folder's rows (see :meth:`RunFolder.load`).
+
+    Raises
+    ------
+    SweepError
+        If ``path`` is not a run folder or holds a damaged part.
+    """
+    folder = RunFolder(path)
+    folder.read_spec()
+    return folder.load()
+
+
+def _read_part(path: Path) -> pd.DataFrame:
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # noqa: BLE001 - any read failure means damage
+        why = (str(exc).splitlines() or [""])[0]
+        raise SweepError(
+            f"damaged part {path}: {type(exc).__name__}: {why}"
+            " (rerun the sweep with --repair to move it aside)"
+        ) from None
+    names = tuple(table.schema.names)
+    if names == LEGACY_COLUMNS:
+        table = _upgrade_legacy(table.cast(LEGACY_SCHEMA))
+    elif names != COLUMNS:
+        raise SweepError(
+            f"damaged part {path}: unexpected columns (rerun the sweep with --repair to move it"
+            " aside)"
+        )
+    return table.cast(SCHEMA).to_pandas()
+
+
+def _complete_row(row: dict) -> dict:
+    """A row dict from before the player columns, completed as the solver's."""
+    if "player" in row and "cleared_reserve" in row:
+        return row
+    row = dict(row)
+    row.setdefault("player", "solver")
+    row.setdefault("player_options", "")
+    row.setdefault("moves", None)
+    row.setdefault("cleared_reserve", row.get("reserve_left") == 0)
+    return row
+
+
+def _upgrade_legacy(table: pa.Table) -> pa.Table:
+    """A part from before the player columns: the solver's rows."""
+    n = table.num_rows
+    reserve_left = table.column("reserve_left").to_pylist()
+    table = table.append_column("player", pa.array(["solver"] * n, pa.string()))
+    table = table.append_column("player_options", pa.array([""] * n, pa.string()))
+    table = table.append_column("moves", pa.nulls(n, pa.int32()))
+    return table.append_column(
+        "cleared_reserve", pa.array([r == 0 for r in reserve_left], pa.bool_())
+    )
+
+
+def _dedupe(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per (deal, profile) from parts that may overlap (a crash during
+    :meth:`RunFolder.compact`); the ``_part`` column names each row's part."""
+    key = ["deal", "profile"]
+    duplicated = rows.duplicated(key, keep=False)
+    if duplicated.any():
+        compare = [c for c in COLUMNS if c not in TIMING_COLUMNS]
+        for (deal, prof), group in rows[duplicated].groupby(key, sort=False):
+            if len(group[compare].astype(str).drop_duplicates()) > 1:
+                parts = ", ".join(sorted(set(group["_part"])))
+                raise SweepError(
+                    f"parts {parts} disagree about deal {deal} profile {prof};"
+                    " move the wrong one aside"
+                )
+        rows = rows.drop_duplicates(key, keep="first")
+    return rows.drop(columns="_part").sort_values(key, kind="stable").reset_index(drop=True)
+
+
+def _write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Let ``write`` fill a temporary file beside ``path``, sync it, then rename
+    it into place: a reader sees the whole file or none of it. A part's
+    temporary file is one :meth:`RunFolder.lock` clears after a kill."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as fh:
+        write(fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def _fsync_dir(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
