@@ -1,6 +1,6 @@
 """Rule B1: an upper bound on the cards a position can still bank.
 
-Internal to the search (:mod:`solver.kernel`). The argument is in
+Internal to the searches (:mod:`solver.dfs`, :mod:`solver.layers`). The argument is in
 ``docs/solver.md``; ``tests/reference_bound.py`` is the plain twin this is
 checked against.
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 from canfield.engine import core
+from canfield.solver.macros import macro_atomic
 from numba import njit
 
 
@@ -131,7 +132,7 @@ def banked_bound(s, game, rules, ws):
 
 
 @njit(cache=True)
-def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
+def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, builders):
     """:func:`banked_bound` of ``s``, reached by the atomic ``move`` from a
     position whose bound was ``parent_bound`` (-1: unknown).
 
@@ -140,7 +141,7 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
     * a single card ``x`` moved onto a column, banking nothing: ``x``'s new
       link;
     * a card banked (``banked_card``): the links of the cards built on it
-      (``kids[banked_card]``, a mask), which lose a possible parent.
+      (``builders[banked_card]``, a mask), which lose a possible parent.
 
     If none of those links can be frozen even when every other link is
     claimed, the frozen set and the bound are the parent's, and the fixed
@@ -151,7 +152,7 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
         return _settle(ws)
     dst = core.move_dst(move)
     if dst == core.DST_FOUND:
-        ks = kids[banked_card]
+        ks = builders[banked_card]
         for x in range(52):
             if ks == np.uint64(0):
                 break
@@ -171,8 +172,33 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
 
 
 @njit(cache=True)
+def child_bound(child, parent, mac, parent_bound, game, rules, ws, builders):
+    """Rule B1's bound of ``child``, made from ``parent`` (bound
+    ``parent_bound``) by the macro move ``mac``."""
+    a = macro_atomic(mac)
+    banked_card = -1
+    if core.move_dst(a) == core.DST_FOUND:  # only then is it read
+        banked_card = _banked_card(child, parent, game)
+    return bound_after_move(child, game, rules, ws, a, parent_bound, banked_card, builders)
+
+
+@njit(cache=True, inline="always")
+def _banked_card(s, parent, game):
+    """The card ``s`` has on a foundation that ``parent`` had not (-1: none)."""
+    for su in range(4):
+        f = core.found_count(s, su)
+        if f != core.found_count(parent, su):
+            return su * 13 + (game[core.G_BASE] + f - 1) % 13
+    return -1
+
+
+@njit(cache=True)
 def _decode(s, game, rules, ws):
     """Fill the per-position tables and claim every column's top link."""
+    # Mirror (how a column word holds its cards; change together):
+    # engine/core.py col_card, col_push and col_move; solver/moves.py
+    # apply_macro and _place; tests/reference_rules.py builds_on (the suit a
+    # choice bit picks under build=alt).
     banked = 0
     for su in range(4):
         f = core.found_count(s, su)

@@ -15,7 +15,7 @@ from canfield.solver.bound import (
     new_workspace,
     set_parents,
 )
-from canfield.solver.kernel import kid_masks
+from canfield.solver.moves import builder_masks
 from reference_bound import ref_bound, ref_bound_applies
 from reference_rules import extend_run, ref_from_snapshot
 from test_solver import brute_force, late_positions
@@ -211,8 +211,8 @@ def test_bound_after_a_move_equals_the_bound_computed_afresh(profile):
             child = pos.apply(move)
             ws = new_workspace()
             set_parents(ws, child.game.arr, child.game.rules)
-            kids = np.empty(52, np.uint64)
-            kid_masks(child.game.arr, child.game.rules, kids)
+            builders = np.empty(52, np.uint64)
+            builder_masks(child.game.arr, child.game.rules, builders)
             gained = [c for c in range(52) if c not in on_foundations(pos)]
             gained = [c for c in gained if c in on_foundations(child)]
             got = bound_after_move(
@@ -223,7 +223,7 @@ def test_bound_after_a_move_equals_the_bound_computed_afresh(profile):
                 move.code(),
                 parent,
                 gained[0] if gained else -1,
-                kids,
+                builders,
             )
             want = fast_bound(child)
             assert got == want, (pos.show(), str(move))
