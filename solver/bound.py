@@ -25,6 +25,9 @@ from numba import njit
 def bound_applies(rules):
     """Whether rule B1 holds: single cards or whole columns leave a column, a
     column card never enters a space, and foundation cards never come back."""
+    # Mirror (which card may move where; change together): engine/core.py
+    # card_moves; solver/moves.py _card_moves; tests/reference_rules.py
+    # ref_legal_moves; tests/reference_bound.py ref_bound_applies.
     return (
         rules[core.R_MOVES] == core.MOVES_WHOLE
         and rules[core.R_WORRY] == 0
@@ -42,11 +45,6 @@ W_CARDS = W_PARENTS + 52 * 4  # the card at height h of column c at c * 64 + h
 W_PMASK = W_CARDS + 64 * 4  # bit mask of the cards each card may be built on
 W_EXPOSED = W_PMASK + 52  # mask of the cards that are, or may become, column tops now
 WORK_LEN = W_EXPOSED + 1
-
-
-def new_workspace():
-    """Scratch for :func:`banked_bound` (fill the parents with :func:`set_parents`)."""
-    return np.full(WORK_LEN, -1, np.int64)
 
 
 @njit(cache=True)
@@ -124,8 +122,8 @@ def _link_frozen(ws, x, c, hx):
 def banked_bound(s, game, rules, ws):
     """Most cards ``s`` can ever have banked (rule B1); 52 when nothing is frozen.
 
-    ``ws`` is a workspace from :func:`new_workspace` whose parents were set
-    for this game with :func:`set_parents`.
+    ``ws`` is a workspace of ``WORK_LEN`` int64 whose parents were set for
+    this game with :func:`set_parents`.
     """
     _decode(s, game, rules, ws)
     return _settle(ws)
@@ -195,10 +193,11 @@ def _banked_card(s, parent, game):
 @njit(cache=True)
 def _decode(s, game, rules, ws):
     """Fill the per-position tables and claim every column's top link."""
-    # Mirror (how a column word holds its cards; change together):
-    # engine/core.py col_card, col_push and col_move; solver/moves.py
-    # apply_macro and _place; tests/reference_rules.py builds_on (the suit a
-    # choice bit picks under build=alt).
+    # Mirror (how a column word holds its cards, and what a move does to it;
+    # change together): engine/core.py col_card, col_push, col_move and
+    # apply_move; solver/moves.py apply_macro and _place;
+    # tests/reference_rules.py ref_apply and builds_on (the suit a choice bit
+    # picks under build=alt).
     banked = 0
     for su in range(4):
         f = core.found_count(s, su)

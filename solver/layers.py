@@ -131,7 +131,7 @@ def layers_root(s0, game, rules, table, tstats, stack, stack_len, log, stats, pr
 
 
 @njit(cache=True)
-def layers_run(  # noqa: C901
+def layers_run(
     game,
     rules,
     tables,

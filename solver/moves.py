@@ -29,7 +29,7 @@ def builder_masks(game, rules, builders):
 
 
 @njit(cache=True)
-def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):  # noqa: C901
+def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
 
     ``back`` is the column move that would undo the move into ``s`` (or -1):
@@ -77,6 +77,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):  # noq
     # Mirror (the stock rules; change together): engine/core.py do_draw,
     # do_redeal and can_redeal; tests/reference_rules.py ref_apply (draw,
     # redeal) and _redeal_allowed; apply_macro below (the waste move).
+    # (solver/bound.py reads no stock: rule B1 holds for any stock.)
     ns = game[core.G_NSTOCK]
     live_at = out.shape[0]
     m_live = 0
@@ -134,13 +135,13 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):  # noq
 
 
 @njit(cache=True)
-def _card_moves(s, game, rules, out, builders, fmask, space, t0, t1, t2, t3):  # noqa: C901
+def _card_moves(s, game, rules, out, builders, fmask, space, t0, t1, t2, t3):
     """:func:`engine.core.card_moves` (same moves, same order) with the build
     tests read from the ``builders`` masks; ``tests/test_kernel.py`` checks it."""
     # Mirror (which card may move where; change together): engine/core.py
     # card_moves and _add_card_moves; tests/reference_rules.py ref_legal_moves,
     # _empty_column_takes and _run_sizes; solver/bound.py bound_applies (the
-    # moves rule B1 assumes).
+    # moves rule B1 assumes); _single_moves and gen_macros here.
     n = 0
     one = np.uint64(1)
     rt = core.reserve_top(s, game)
