@@ -254,6 +254,8 @@ def set_choice(s, c, h, kb, v):
 @njit(cache=True)
 def col_card(s, c, h, rules):
     """Card at height ``h`` (0 = bottom) of column ``c``; O(1) per call."""
+    # Mirror (how a column word holds its cards; change together):
+    # solver/bound.py _decode; solver/moves.py apply_macro and _place.
     bottom = col_bottom(s, c)
     if h == 0:
         return bottom
@@ -399,6 +401,9 @@ def stock_empty(s, game):
 
 @njit(cache=True)
 def can_redeal(s, game, rules):
+    # Mirror (the stock rules; change together): solver/moves.py gen_macros
+    # (its stock walk) and apply_macro; tests/reference_rules.py ref_apply
+    # and _redeal_allowed.
     if waste_ptr(s) == 0 or not stock_empty(s, game):
         return False
     passes = rules[R_PASSES]
@@ -485,6 +490,9 @@ def card_moves(s, game, rules, out):
 
     Order: reserve, waste, columns, foundation tops (worry).
     """
+    # Mirror (which card may move where; change together): solver/moves.py
+    # _card_moves, _single_moves and gen_macros; solver/bound.py bound_applies;
+    # tests/reference_rules.py ref_legal_moves.
     # run-time zeros, not literals, so that callees compile once (see col_tops)
     n = s.shape[0] - s.shape[0]
     space = space_open(s, rules)
@@ -552,6 +560,9 @@ def legal_moves(s, game, rules, out):
 @njit(cache=True)
 def apply_move(s, m, game, rules):
     """Apply legal move ``m`` to ``s`` in place, then auto-fill."""
+    # Mirror (what a move does to a position; change together):
+    # solver/moves.py apply_macro and _place; solver/bound.py _decode;
+    # tests/reference_rules.py ref_apply.
     src = move_src(m)
     dst = move_dst(m)
     k = move_count(m)

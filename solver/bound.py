@@ -1,6 +1,6 @@
 """Rule B1: an upper bound on the cards a position can still bank.
 
-Internal to the search (:mod:`solver.kernel`). The argument is in
+Internal to the searches (:mod:`solver.dfs`, :mod:`solver.layers`). The argument is in
 ``docs/solver.md``; ``tests/reference_bound.py`` is the plain twin this is
 checked against.
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 from canfield.engine import core
+from canfield.solver.macros import macro_atomic
 from numba import njit
 
 
@@ -24,6 +25,9 @@ from numba import njit
 def bound_applies(rules):
     """Whether rule B1 holds: single cards or whole columns leave a column, a
     column card never enters a space, and foundation cards never come back."""
+    # Mirror (which card may move where; change together): engine/core.py
+    # card_moves; solver/moves.py _card_moves; tests/reference_rules.py
+    # ref_legal_moves; tests/reference_bound.py ref_bound_applies.
     return (
         rules[core.R_MOVES] == core.MOVES_WHOLE
         and rules[core.R_WORRY] == 0
@@ -41,11 +45,6 @@ W_CARDS = W_PARENTS + 52 * 4  # the card at height h of column c at c * 64 + h
 W_PMASK = W_CARDS + 64 * 4  # bit mask of the cards each card may be built on
 W_EXPOSED = W_PMASK + 52  # mask of the cards that are, or may become, column tops now
 WORK_LEN = W_EXPOSED + 1
-
-
-def new_workspace():
-    """Scratch for :func:`banked_bound` (fill the parents with :func:`set_parents`)."""
-    return np.full(WORK_LEN, -1, np.int64)
 
 
 @njit(cache=True)
@@ -123,15 +122,15 @@ def _link_frozen(ws, x, c, hx):
 def banked_bound(s, game, rules, ws):
     """Most cards ``s`` can ever have banked (rule B1); 52 when nothing is frozen.
 
-    ``ws`` is a workspace from :func:`new_workspace` whose parents were set
-    for this game with :func:`set_parents`.
+    ``ws`` is a workspace of ``WORK_LEN`` int64 whose parents were set for
+    this game with :func:`set_parents`.
     """
     _decode(s, game, rules, ws)
     return _settle(ws)
 
 
 @njit(cache=True)
-def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
+def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, builders):
     """:func:`banked_bound` of ``s``, reached by the atomic ``move`` from a
     position whose bound was ``parent_bound`` (-1: unknown).
 
@@ -140,7 +139,7 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
     * a single card ``x`` moved onto a column, banking nothing: ``x``'s new
       link;
     * a card banked (``banked_card``): the links of the cards built on it
-      (``kids[banked_card]``, a mask), which lose a possible parent.
+      (``builders[banked_card]``, a mask), which lose a possible parent.
 
     If none of those links can be frozen even when every other link is
     claimed, the frozen set and the bound are the parent's, and the fixed
@@ -151,7 +150,7 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
         return _settle(ws)
     dst = core.move_dst(move)
     if dst == core.DST_FOUND:
-        ks = kids[banked_card]
+        ks = builders[banked_card]
         for x in range(52):
             if ks == np.uint64(0):
                 break
@@ -171,8 +170,34 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, kids):
 
 
 @njit(cache=True)
+def child_bound(child, parent, mac, parent_bound, game, rules, ws, builders):
+    """Rule B1's bound of ``child``, made from ``parent`` (bound
+    ``parent_bound``) by the macro move ``mac``."""
+    a = macro_atomic(mac)
+    banked_card = -1
+    if core.move_dst(a) == core.DST_FOUND:  # only then is it read
+        banked_card = _banked_card(child, parent, game)
+    return bound_after_move(child, game, rules, ws, a, parent_bound, banked_card, builders)
+
+
+@njit(cache=True, inline="always")
+def _banked_card(s, parent, game):
+    """The card ``s`` has on a foundation that ``parent`` had not (-1: none)."""
+    for su in range(4):
+        f = core.found_count(s, su)
+        if f != core.found_count(parent, su):
+            return su * 13 + (game[core.G_BASE] + f - 1) % 13
+    return -1
+
+
+@njit(cache=True)
 def _decode(s, game, rules, ws):
     """Fill the per-position tables and claim every column's top link."""
+    # Mirror (how a column word holds its cards, and what a move does to it;
+    # change together): engine/core.py col_card, col_push, col_move and
+    # apply_move; solver/moves.py apply_macro and _place;
+    # tests/reference_rules.py ref_apply and builds_on (the suit a choice bit
+    # picks under build=alt).
     banked = 0
     for su in range(4):
         f = core.found_count(s, su)

@@ -1,6 +1,6 @@
 """One depth-first run that can pause and resume: its table, counters and path.
 
-Internal to :mod:`solver.search`. The compiled kernel (:mod:`solver.kernel`)
+Internal to :mod:`solver.search`. The compiled search (:mod:`solver.dfs`)
 already works in chunks, and every way it hands back (a chunk done, the table
 full, the path too deep) leaves the search where it can go on. So a run can
 stop when a slice of the budgets is spent and go on later with larger limits:
@@ -16,10 +16,29 @@ from dataclasses import dataclass
 import numpy as np
 from canfield.engine import core
 from canfield.engine.position import Position
-from canfield.solver import config, kernel
+from canfield.solver import config
+from canfield.solver.dfs import root_setup, search
+from canfield.solver.stats import (
+    EXHAUSTED,
+    N_STATS,
+    RUNNING,
+    ST_BEST,
+    ST_BESTLEN,
+    ST_CHILDREN,
+    ST_CUT,
+    ST_DEAD,
+    ST_DOMINATED,
+    ST_MAXDEPTH,
+    ST_NODES,
+    ST_PRUNED,
+    TABLE_FULL,
+    TOO_DEEP,
+    WON,
+)
+from canfield.solver.table import new_table, tt_rehash
 
 #: Counters that add up across the runs of one solve.
-SUMMED = (kernel.ST_NODES, kernel.ST_CHILDREN, kernel.ST_CUT, kernel.ST_PRUNED, kernel.ST_DEAD)
+SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD)
 
 
 @dataclass
@@ -73,17 +92,13 @@ class Path:
         return True
 
 
-def new_table(cap: int, kw: int) -> np.ndarray:
-    return np.zeros((cap, kw + 2), np.uint64)  # tag, key, visited pointers
-
-
 def next_chunk(t0: float, seconds: float, nodes: int | None, stats: np.ndarray) -> tuple[int, str]:
     """Nodes the next kernel call may expand, or a stop reason when a budget is spent."""
     if time.perf_counter() - t0 >= seconds:
         return 0, "time"
     chunk = config.CHUNK_NODES
     if nodes is not None:
-        left = nodes - int(stats[kernel.ST_NODES])
+        left = nodes - int(stats[ST_NODES])
         if left <= 0:
             return 0, "nodes"
         chunk = min(chunk, left)
@@ -92,9 +107,9 @@ def next_chunk(t0: float, seconds: float, nodes: int | None, stats: np.ndarray) 
 
 def verdict(code: int, reason: str) -> tuple[str, str]:
     """Result and stop reason from a kernel's last code."""
-    if code == kernel.WON:
+    if code == WON:
         return "won", "solved"
-    if code == kernel.EXHAUSTED:
+    if code == EXHAUSTED:
         return "lost", "exhausted"
     return "unknown", reason or "memory"
 
@@ -139,8 +154,8 @@ class DfsRun:
             want = max(want, 1 << int((size_for + 2) / config.MAX_LOAD).bit_length())
         self.cap = min(want, self.fits(memory))
         self.table = new_table(self.cap, self.kw)
-        self.stats = np.zeros(kernel.N_STATS, np.int64)
-        kernel.root_setup(
+        self.stats = np.zeros(N_STATS, np.int64)
+        root_setup(
             position.state,
             self.game,
             self.rules,
@@ -150,13 +165,13 @@ class DfsRun:
             self.stats,
             prune,
         )
-        self.code = kernel.WON if position.is_won() else kernel.RUNNING
-        self.reason = "solved" if self.code == kernel.WON else ""
+        self.code = WON if position.is_won() else RUNNING
+        self.reason = "solved" if self.code == WON else ""
         self.peak_bytes = self.table_bytes
-        # what runs this one absorbed add to its statistics
-        self.more_dominated = 0
-        self.more_peak = 0
-        self.more_depth = 0
+        # what the runs this one absorbed add to its statistics
+        self.absorbed_dominated = 0
+        self.absorbed_peak = 0
+        self.absorbed_depth = 0
 
     @property
     def table_bytes(self) -> int:
@@ -168,7 +183,7 @@ class DfsRun:
     @property
     def over(self) -> bool:
         """Won, exhausted, or stopped for good (a path past ``MAX_DEPTH``)."""
-        return self.code in (kernel.WON, kernel.EXHAUSTED) or self.reason == "depth"
+        return self.code in (WON, EXHAUSTED) or self.reason == "depth"
 
     def fits(self, memory: int) -> int:
         """Largest table (slots) that ``memory`` bytes hold."""
@@ -184,13 +199,13 @@ class DfsRun:
         self.reason = ""
         max_cap = max(self.cap, self.fits(memory))  # a table never shrinks
         code = self.code
-        while code in (kernel.RUNNING, kernel.TABLE_FULL, kernel.TOO_DEEP):
-            if code == kernel.TOO_DEEP:
+        while code in (RUNNING, TABLE_FULL, TOO_DEEP):
+            if code == TOO_DEEP:
                 if not self.path.grow():
                     self.reason = "depth"
                     break
-                code = kernel.RUNNING
-            if code == kernel.TABLE_FULL:
+                code = RUNNING
+            if code == TABLE_FULL:
                 if self.cap >= max_cap:
                     self.reason = "memory"
                     break
@@ -198,14 +213,14 @@ class DfsRun:
                 grow = 4 if self.cap < config.FAST_GROW_BELOW else 2
                 new_cap = min(self.cap * grow, max_cap)
                 table = new_table(new_cap, self.kw)
-                kernel.tt_rehash(self.table, table)
+                tt_rehash(self.table, table)
                 self.table, self.cap = table, new_cap
                 self.peak_bytes = max(self.peak_bytes, self.table_bytes)
-                code = kernel.RUNNING
+                code = RUNNING
             chunk, self.reason = next_chunk(t0, seconds, nodes, self.stats)
             if self.reason:
                 break
-            code = kernel.search(
+            code = search(
                 self.game,
                 self.rules,
                 *self.path.arrays(),
@@ -218,29 +233,29 @@ class DfsRun:
                 self.width,
             )
         self.code = code
-        if code in (kernel.WON, kernel.EXHAUSTED):
+        if code in (WON, EXHAUSTED):
             self.reason = verdict(code, "")[1]
 
     def seed_best(self, other: Run) -> None:
         """Take ``other``'s best banked count and line when larger: rule B1
         then cuts against it (sound: a real line reaches that count, and a
         larger best only ever cuts positions that cannot beat it)."""
-        if int(other.stats[kernel.ST_BEST]) > int(self.stats[kernel.ST_BEST]):
+        if int(other.stats[ST_BEST]) > int(self.stats[ST_BEST]):
             n = len(other.macros)
             while self.path.best_path.shape[0] < n:
                 self.path.grow()
-            self.stats[kernel.ST_BEST] = other.stats[kernel.ST_BEST]
-            self.stats[kernel.ST_BESTLEN] = n
+            self.stats[ST_BEST] = other.stats[ST_BEST]
+            self.stats[ST_BESTLEN] = n
             self.path.best_path[:n] = other.macros
 
-    def absorb(self, other: Run, held: int = 0) -> None:
+    def absorb(self, other: Run, kept_bytes: int = 0) -> None:
         """Count ``other``'s positions and moves as this run's, and take its
-        best; ``held`` is memory this run kept while ``other`` ran."""
+        best; ``kept_bytes`` is memory this run kept while ``other`` ran."""
         for slot in SUMMED:
             self.stats[slot] += other.stats[slot]
-        self.more_dominated += other.dominated
-        self.more_peak = max(self.more_peak, held + other.peak_bytes)
-        self.more_depth = max(self.more_depth, other.max_depth)
+        self.absorbed_dominated += other.dominated
+        self.absorbed_peak = max(self.absorbed_peak, kept_bytes + other.peak_bytes)
+        self.absorbed_depth = max(self.absorbed_depth, other.max_depth)
         self.seed_best(other)
 
     def finish(self, share: bool = False) -> Run:
@@ -251,14 +266,14 @@ class DfsRun:
             result, reason = "unknown", "probe"  # a narrowed search proves nothing
         elif share and result == "unknown" and reason in ("time", "nodes"):
             reason = "share"
-        n = int(self.stats[kernel.ST_BESTLEN])
+        n = int(self.stats[ST_BESTLEN])
         return Run(
             result=result,
             reason=reason,
             stats=self.stats,
             macros=[int(m) for m in self.path.best_path[:n]],
-            peak_bytes=max(self.peak_bytes, self.more_peak),
-            max_depth=max(int(self.stats[kernel.ST_MAXDEPTH]), self.more_depth),
-            dominated=int(self.stats[kernel.ST_DOMINATED]) + self.more_dominated,
+            peak_bytes=max(self.peak_bytes, self.absorbed_peak),
+            max_depth=max(int(self.stats[ST_MAXDEPTH]), self.absorbed_depth),
+            dominated=int(self.stats[ST_DOMINATED]) + self.absorbed_dominated,
             stage="dfs" if self.width >= config.MAX_MACROS else f"probe{self.width}",
         )

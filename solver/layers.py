@@ -19,11 +19,25 @@ from __future__ import annotations
 
 import numpy as np
 from canfield.engine import core
-from canfield.solver.bound import WORK_LEN, banked_bound, bound_applies, set_parents
-from canfield.solver.config import MAX_MACROS as MAX_MACROS_K
-from canfield.solver.kernel import (
-    B1_BOUND,
-    E1_CYCLE,
+from canfield.engine.position import Position
+from canfield.solver.bound import WORK_LEN, banked_bound, bound_applies, child_bound, set_parents
+from canfield.solver.config import MAX_MACROS
+from canfield.solver.dfs import rule_setup
+from canfield.solver.macros import (
+    MACRO_BITS,
+    MACRO_MASK,
+    expand_macros,
+    macro_atomic,
+    macro_ptr,
+    macro_redeals,
+    stock_tag,
+)
+from canfield.solver.moves import apply_macro, gen_macros
+from canfield.solver.pruning import B1_BOUND, E1_CYCLE, canon_stock
+from canfield.solver.stats import (
+    N_CODES,
+    N_STATS,
+    RUNNING,
     ST_BEST,
     ST_CHILDREN,
     ST_CUT,
@@ -31,27 +45,29 @@ from canfield.solver.kernel import (
     ST_NODES,
     ST_PRUNED,
     WON,
-    apply_macro,
-    canon_stock,
-    child_bound,
-    gen_macros,
-    rule_setup,
-    tt_visit,
 )
+from canfield.solver.table import tt_visit
 from numba import njit
 
 # return codes beyond the depth-first search's
-LAYER_DONE, GROW, BAD_PROGRESS = 5, 6, 7
-# extra stats slots (the layered search keeps its own stats vector)
-ST_LOGLEN = 11  # positions logged (log numbers given out)
-ST_BESTID = 12  # log number of the position with the most cards banked
-ST_NEED = 13  # after GROW: 0-2 a layer's table, 3-5 a layer's stack, 6 the log
-N_LSTATS = 14
-# the position being expanded: its log number, macro count, next macro,
-# whether active, its rule-B1 bound
-X_ID, X_N, X_NEXT, X_ACTIVE, X_BOUND = 0, 1, 2, 3, 4
-N_XMETA = 5
-LOW30 = np.uint64((1 << 30) - 1)
+LAYER_DONE, GROW, BAD_PROGRESS = range(N_CODES, N_CODES + 3)
+# statistics slots beyond the depth-first search's (the layered search keeps
+# its own statistics vector)
+ST_LOGLEN = N_STATS  # positions logged (log numbers given out)
+ST_BESTID = N_STATS + 1  # log number of the position with the most cards banked
+ST_NEED = N_STATS + 2  # after GROW: 0-2 a layer's table, 3-5 a layer's stack, 6 the log
+N_LSTATS = N_STATS + 3
+# what is known of the position being expanded (the parent of the children
+# made): its log number, macro count, next macro, whether one is being
+# expanded, its rule-B1 bound
+P_ID, P_N, P_NEXT, P_ACTIVE, P_BOUND = range(5)
+N_PARENT_INFO = 5
+# a stack row's last word: the position's log number above its B1 bound
+BOUND_BITS = 6
+# a key's word 0: the position's 30-bit header, its played-stock mask above
+# (engine.core.canonical_key)
+HEADER_BITS = 30
+HEADER_MASK = np.uint64((1 << HEADER_BITS) - 1)
 
 
 def row_words(kw: int) -> int:
@@ -63,15 +79,16 @@ def row_words(kw: int) -> int:
 
 @njit(cache=True, inline="always")
 def _pack(num, bound):
-    return np.uint64(num) << np.uint64(6) | np.uint64(bound)
+    """A stack row's last word: log number ``num`` and B1 bound ``bound``."""
+    return np.uint64(num) << np.uint64(BOUND_BITS) | np.uint64(bound)
 
 
 @njit(cache=True)
 def state_from_key(key, s):
     """The position whose :func:`engine.core.canonical_key` is ``key`` (its
     columns in the key's order) into ``s``."""
-    s[0] = key[0] & LOW30
-    s[1] = key[0] >> np.uint64(30)
+    s[0] = key[0] & HEADER_MASK
+    s[1] = key[0] >> np.uint64(HEADER_BITS)
     wide = key.shape[0] > 5
     for c in range(core.N_COLS):
         if wide:
@@ -89,7 +106,7 @@ def progress(s):
 
 
 @njit(cache=True)
-def layers_root(s0, game, rules, table, tstats, work, wlen, log, stats, prune, max_entries):
+def layers_root(s0, game, rules, table, tstats, stack, stack_len, log, stats, prune, max_entries):
     """Put the root in layer slot 0: its table, its stack and the log (number 0)."""
     key = np.zeros(table.shape[1] - 2, np.uint64)
     root = s0.copy()
@@ -99,14 +116,14 @@ def layers_root(s0, game, rules, table, tstats, work, wlen, log, stats, prune, m
     no_e2 = prune < 0  # False, typed (bool, not a literal) as in the run
     tt_visit(table, key, root, game, rules, no_e2, max_entries, tstats)
     kw = key.shape[0]
-    work[0, :kw] = key
+    stack[0, :kw] = key
     bound = 52
     if prune & B1_BOUND and bound_applies(rules):
         ws = np.empty(WORK_LEN, np.int64)
         set_parents(ws, game, rules)
         bound = banked_bound(root, game, rules, ws)
-    work[0, kw] = _pack(0, bound)
-    wlen[0] = 1
+    stack[0, kw] = _pack(0, bound)
+    stack_len[0] = 1
     log[0] = -1
     stats[ST_LOGLEN] = 1
     stats[ST_BEST] = core.banked(root)
@@ -114,76 +131,78 @@ def layers_root(s0, game, rules, table, tstats, work, wlen, log, stats, prune, m
 
 
 @njit(cache=True)
-def layers_run(  # noqa: C901
+def layers_run(
     game,
     rules,
     tables,
     tstats,
-    works,
-    wlen,
+    stacks,
+    stack_len,
     max_entries,
     log,
     cur,
     cur_pi,
-    xstate,
-    xmeta,
-    xmacros,
+    parent_state,
+    parent_info,
+    parent_macros,
     stats,
     chunk,
     prune,
 ):
     """Expand positions of the layer in slot ``cur`` (progress ``cur_pi``).
 
-    ``tables``, ``tstats`` and ``works`` hold the three live layers, slot
+    ``tables``, ``tstats`` and ``stacks`` hold the three live layers, slot
     ``(cur + d) % 3`` being progress ``cur_pi + d``. The position being
-    expanded (``xstate``, its macros ``xmacros`` and ``xmeta``) survives a
-    return, so that a GROW (``stats[ST_NEED]`` says what to enlarge; nothing
+    expanded (``parent_state``, its macros ``parent_macros``, and ``parent_info``)
+    survives a return, so that a GROW (``stats[ST_NEED]`` says what to enlarge; nothing
     was changed) resumes where it stopped. Returns RUNNING (``chunk`` nodes
     done), WON (``stats[ST_BESTID]`` is the won position), LAYER_DONE (the
     layer's stack is empty), GROW, or BAD_PROGRESS (a move changed progress
     by other than 0, 1 or 2: a bug).
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
-    scratch = np.empty(MAX_MACROS_K + 64, np.int64)
+    scratch = np.empty(MAX_MACROS + 64, np.int64)
     key = np.zeros(tables[0].shape[1] - 2, np.uint64)
     kw = key.shape[0]
     child = np.empty(core.STATE_LEN, np.uint64)
-    use_e2, use_bound, kids, ws = rule_setup(game, rules, prune)
+    use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
     no_back = np.int64(-1)  # every child's parent is in a live table: no undo is skipped
     done = 0
     while done < chunk:
-        if xmeta[X_ACTIVE] == 0:
-            if wlen[cur] == 0:
+        if parent_info[P_ACTIVE] == 0:
+            if stack_len[cur] == 0:
                 return LAYER_DONE
-            wlen[cur] -= 1
-            row = works[cur][wlen[cur]]
+            stack_len[cur] -= 1
+            row = stacks[cur][stack_len[cur]]
             # expand the position with its columns in key order: the moves
             # logged refer to that order (line_of's caller maps them back)
-            state_from_key(row[:kw], xstate)
+            state_from_key(row[:kw], parent_state)
             done += 1
             stats[ST_NODES] += 1
-            bound = np.int64(row[kw] & np.uint64(63))
+            bound = np.int64(row[kw] & np.uint64((1 << BOUND_BITS) - 1))
             if bound <= stats[ST_BEST]:
                 stats[ST_CUT] += 1  # rule B1, with the best known now
                 continue
-            n = gen_macros(xstate, game, rules, xmacros, buf, scratch, prune, kids, no_back)
+            n = gen_macros(
+                parent_state, game, rules, parent_macros, buf, scratch, prune, builders, no_back
+            )
             if n == -1:
                 n = 1
                 stats[ST_PRUNED] += 1
             elif n == 0:
                 stats[ST_DEAD] += 1
                 continue
-            xmeta[X_ID] = np.int64(row[kw] >> np.uint64(6))
-            xmeta[X_BOUND] = bound
-            xmeta[X_N] = n
-            xmeta[X_NEXT] = 0
-            xmeta[X_ACTIVE] = 1
-        i = xmeta[X_NEXT]
-        if i >= xmeta[X_N]:
-            xmeta[X_ACTIVE] = 0
+            parent_info[P_ID] = np.int64(row[kw] >> np.uint64(BOUND_BITS))
+            parent_info[P_BOUND] = bound
+            parent_info[P_N] = n
+            parent_info[P_NEXT] = 0
+            parent_info[P_ACTIVE] = 1
+        i = parent_info[P_NEXT]
+        if i >= parent_info[P_N]:
+            parent_info[P_ACTIVE] = 0
             continue
-        mac = xmacros[i]
-        child[:] = xstate
+        mac = parent_macros[i]
+        child[:] = parent_state
         apply_macro(child, mac, game, rules)
         if prune & E1_CYCLE:
             canon_stock(child, game, rules)
@@ -192,7 +211,7 @@ def layers_run(  # noqa: C901
             return BAD_PROGRESS  # the argument of docs/solver.md fails: never expected
         slot = (cur + step) % 3
         # room first, so that a GROW leaves nothing half done
-        if wlen[slot] >= works[slot].shape[0]:
+        if stack_len[slot] >= stacks[slot].shape[0]:
             stats[ST_NEED] = 3 + slot
             return GROW
         if stats[ST_LOGLEN] >= log.shape[0]:
@@ -205,12 +224,12 @@ def layers_run(  # noqa: C901
         if ins == -1:
             stats[ST_NEED] = slot
             return GROW
-        xmeta[X_NEXT] = i + 1
+        parent_info[P_NEXT] = i + 1
         stats[ST_CHILDREN] += 1
         if ins == 0:
             continue
         num = stats[ST_LOGLEN]
-        log[num] = (xmeta[X_ID] << 30) | mac
+        log[num] = (parent_info[P_ID] << MACRO_BITS) | mac
         stats[ST_LOGLEN] = num + 1
         b = core.banked(child)
         if b > stats[ST_BEST]:
@@ -221,12 +240,14 @@ def layers_run(  # noqa: C901
             return WON
         u = 52
         if use_bound:
-            u = child_bound(child, xstate, mac, xmeta[X_BOUND], game, rules, ws, kids)
-        w = works[slot]
-        w[wlen[slot], :kw] = key
-        w[wlen[slot], kw] = _pack(num, u)
-        wlen[slot] += 1
-    return 0
+            u = child_bound(
+                child, parent_state, mac, parent_info[P_BOUND], game, rules, ws, builders
+            )
+        w = stacks[slot]
+        w[stack_len[slot], :kw] = key
+        w[stack_len[slot], kw] = _pack(num, u)
+        stack_len[slot] += 1
+    return RUNNING
 
 
 def line_of(log: np.ndarray, num: int) -> list[int]:
@@ -235,13 +256,13 @@ def line_of(log: np.ndarray, num: int) -> list[int]:
     out: list[int] = []
     while num > 0:
         entry = int(log[num])
-        out.append(entry & ((1 << 30) - 1))
-        num = entry >> 30
+        out.append(entry & MACRO_MASK)
+        num = entry >> MACRO_BITS
     out.reverse()
     return out
 
 
-def in_play_order(position, macros: list[int], rules) -> list[int]:
+def in_play_order(position: Position, macros: list[int], rules: np.ndarray) -> list[int]:
     """The logged macro moves with their column numbers turned into those of
     the positions the line actually reaches from ``position``.
 
@@ -250,8 +271,6 @@ def in_play_order(position, macros: list[int], rules) -> list[int]:
     order. Columns are found again by their packed words (empty columns are
     interchangeable).
     """
-    from canfield.solver.search import expand_macros  # the replay lives with the driver
-
     wide = int(rules[core.R_BUILD]) == core.BUILD_RANK
     key = np.zeros(9 if wide else 5, np.uint64)
     sorted_state = np.zeros(core.STATE_LEN, np.uint64)
@@ -268,11 +287,13 @@ def in_play_order(position, macros: list[int], rules) -> list[int]:
         real, order = columns(pos.state), []
         for words in columns(sorted_state):
             order.append(next(i for i in range(4) if real[i] == words and i not in order))
-        src, dst = mac & 15, (mac >> 4) & 15
+        a = macro_atomic(mac)
+        src, dst, count = core.move_src(a), core.move_dst(a), core.move_count(a)
         if src < core.N_COLS:
-            mac = (mac & ~15) | order[src]
+            src = order[src]
         if dst < core.N_COLS:
-            mac = (mac & ~(15 << 4)) | (order[dst] << 4)
+            dst = order[dst]
+        mac = int(stock_tag(macro_ptr(mac), macro_redeals(mac)) | core.encode_move(src, dst, count))
         out.append(mac)
         _, pos = expand_macros(pos, [mac])
     return out

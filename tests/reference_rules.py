@@ -266,6 +266,9 @@ def ref_legal_moves(state: RefState) -> set[str]:
     set[str]
         Empty when the game is won or nothing at all can be done.
     """
+    # Mirror (which card may move where; change together): engine/core.py
+    # card_moves; solver/moves.py _card_moves and gen_macros; solver/bound.py
+    # bound_applies.
     moves: set[str] = set()
     profile = state.profile
     cols = state.columns
@@ -341,6 +344,9 @@ def ref_apply(state: RefState, move: str) -> RefState:
     ValueError
         If ``move`` is not legal in ``state``.
     """
+    # Mirror (what a move does; change together): engine/core.py apply_move,
+    # do_draw and do_redeal; solver/moves.py apply_macro and gen_macros (the
+    # stock walk); solver/bound.py _decode.
     # Legality is decided in one place only: the brute-force move list.
     if move not in ref_legal_moves(state):
         raise ValueError(f"illegal move {move!r}")

@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 from canfield.engine.position import Position
-from canfield.solver import config, kernel
+from canfield.solver import config, stats
 from canfield.solver.dfs_run import DfsRun, Path
 from canfield.solver.search import prune_mask
 
@@ -37,7 +37,7 @@ def test_slices_of_nodes_and_memory_change_nothing(profile, deal):
     assert pauses >= 2
     a, b = whole.finish(), run.finish()
     assert (a.result, a.reason, a.macros) == (b.result, b.reason, b.macros)
-    for slot in (kernel.ST_NODES, kernel.ST_CHILDREN, kernel.ST_BEST, kernel.ST_CUT):
+    for slot in (stats.ST_NODES, stats.ST_CHILDREN, stats.ST_BEST, stats.ST_CUT):
         assert whole.stats[slot] == run.stats[slot], slot
 
 
@@ -60,21 +60,21 @@ def test_a_larger_best_taken_mid_search_changes_no_verdict():
     run = DfsRun(pos, Path(), prune_mask(True), BIG)
     t0 = time.perf_counter()
     run.advance(t0, 600.0, 2_000, BIG)
-    assert run.stats[kernel.ST_BEST] < 11
+    assert run.stats[stats.ST_BEST] < 11
     run.seed_best(whole.finish())
-    assert run.stats[kernel.ST_BEST] == 11
+    assert run.stats[stats.ST_BEST] == 11
     run.advance(t0, 600.0, None, BIG)
     got = run.finish()
-    assert (got.result, int(got.stats[kernel.ST_BEST])) == ("lost", 11)
+    assert (got.result, int(got.stats[stats.ST_BEST])) == ("lost", 11)
     assert whole.finish().result == "lost"
-    assert got.stats[kernel.ST_NODES] <= whole.stats[kernel.ST_NODES]
+    assert got.stats[stats.ST_NODES] <= whole.stats[stats.ST_NODES]
 
 
 def test_a_narrowed_run_that_runs_dry_is_unknown():
     run = DfsRun(Position.from_deal(173, "strict"), Path(), prune_mask(True), BIG, width=2)
     run.advance(time.perf_counter(), 600.0, None, BIG)
-    assert run.code == kernel.EXHAUSTED  # it did run dry ...
+    assert run.code == stats.EXHAUSTED  # it did run dry ...
     r = run.finish()
     assert (r.result, r.reason, r.stage) == ("unknown", "probe", "probe2")  # ... and proves nothing
-    assert int(np.int64(r.stats[kernel.ST_NODES])) < 2_000
+    assert int(np.int64(r.stats[stats.ST_NODES])) < 2_000
     assert config.MAX_MACROS > 2

@@ -1,6 +1,6 @@
 """The solver's move kernels against the public engine they stand in for.
 
-``gen_macros`` and ``apply_macro`` (``solver/kernel.py``) make every child of
+``gen_macros`` and ``apply_macro`` (``solver/moves.py``) make every child of
 a position: the K+ macro moves and the positions they lead to. Their slow
 twin here walks the stock with the engine's own ``draw`` and ``redeal``
 moves and makes every card move from each stock position, through
@@ -17,7 +17,10 @@ from canfield.engine import core
 from canfield.engine.notation import Move
 from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS
-from canfield.solver import config, kernel
+from canfield.solver import config
+from canfield.solver.macros import macro_atomic
+from canfield.solver.moves import apply_macro, builder_masks, gen_macros
+from canfield.solver.pruning import canon_stock, dominators
 from test_bound import dealt, tangled
 
 
@@ -26,14 +29,14 @@ def fast_children(pos: Position, back: int = -1) -> list[tuple[str, tuple]]:
     out = np.empty(config.MAX_MACROS, np.int64)
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(config.MAX_MACROS + 64, np.int64)
-    kids = np.empty(52, np.uint64)
-    kernel.kid_masks(game, rules, kids)
-    n = kernel.gen_macros(pos.state, game, rules, out, buf, scratch, 0, kids, back)
+    builders = np.empty(52, np.uint64)
+    builder_masks(game, rules, builders)
+    n = gen_macros(pos.state, game, rules, out, buf, scratch, 0, builders, back)
     children = []
     for mac in out[:n]:
         child = pos.state.copy()
-        kernel.apply_macro(child, int(mac), game, rules)
-        move = Move.from_code(int(mac) & kernel.ATOMIC_MASK)
+        apply_macro(child, int(mac), game, rules)
+        move = Move.from_code(int(macro_atomic(int(mac))))
         children.append((str(move), Position(pos.game, child).key()))
     return sorted(children)
 
@@ -136,14 +139,14 @@ def test_dominators_are_exactly_the_pointers_that_reach_more(profile):
     checked = 0
     for pos in positions(profile, games=6, seed=9):
         canon = pos.state.copy()
-        kernel.canon_stock(canon, pos.game.arr, pos.game.rules)
+        canon_stock(canon, pos.game.arr, pos.game.rules)
         p = int(core.waste_ptr(canon))
-        mask = int(kernel.dominators(canon, pos.game.arr, pos.game.rules, True))
+        mask = int(dominators(canon, pos.game.arr, pos.game.rules))
         live = [i for i in range(len(pos.game.stock)) if not core.stock_removed(pos.state, i)]
         for q in [0] + [i + 1 for i in live]:
             other = canon.copy()
             core.set_waste_ptr(other, q)
-            kernel.canon_stock(other, pos.game.arr, pos.game.rules)
+            canon_stock(other, pos.game.arr, pos.game.rules)
             if int(core.waste_ptr(other)) != q:
                 continue  # not a pointer the search stores (E1 maps it to 0)
             mine = reach(Position(pos.game, canon))
@@ -151,9 +154,3 @@ def test_dominators_are_exactly_the_pointers_that_reach_more(profile):
             assert bool(mask >> q & 1) == (mine <= theirs), (pos.show(), p, q)
             checked += 1
     assert checked >= 50
-
-
-def test_without_e2_only_the_pointer_itself_counts():
-    pos = positions("strict", games=1, seed=2)[-1]
-    mask = int(kernel.dominators(pos.state, pos.game.arr, pos.game.rules, False))
-    assert mask == 1 << int(core.waste_ptr(pos.state))

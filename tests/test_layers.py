@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 from canfield.engine import core
+from canfield.engine.cards import card_str, parse_card
 from canfield.engine.position import Position
 from canfield.solver import config
 from canfield.solver.layers import progress, state_from_key
@@ -152,10 +153,19 @@ def test_unknown_strategy_is_refused():
         Solver(strategy="bfs")
 
 
-def test_layers_for_selective_try_every_pick():
+def test_layers_for_selective_try_the_picks_in_order_until_one_wins():
+    # selective deal 9: the first pick (7D) is not won in 60,000 positions,
+    # the second (QS) is; the answer is the second pick's, and each pick's
+    # verdict is the layered search's of that pick alone
     r = solve_deal(9, "selective", seconds=60, nodes=60_000, strategy="layers")
-    assert r.strategy == "layers"
-    assert len(r.picks) == 5 or r.result == "won"
+    assert (r.strategy, r.result, r.moves[0]) == ("layers", "won", "pick QS")
+    five = [card_str(c) for c in Position.from_deal(9, "strict").game.deal[13:18]]
+    assert list(r.picks) == five[:2]
+    for card, verdict in r.picks.items():
+        pos = Position.from_deal(9, "selective", pick=parse_card(card))
+        alone = Solver(strategy="layers").solve(pos, seconds=60, nodes=60_000)
+        assert verdict == {"result": alone.result, "banked": alone.banked}
+    assert r.picks["7D"]["result"] != "won"
 
 
 @pytest.mark.parametrize("profile", ["strict", "rainbow", "storehouse", "hevagames"])

@@ -291,14 +291,13 @@ def test_only_the_waste_fills_a_space_under_strict():
 
 
 def test_banked_of_a_lost_position_known_by_hand():
-    # base A. Clubs, diamonds and spades complete. Hearts: AH is banked; the
-    # waste holds 3H over 2H's absence: 2H is buried under 3H... in a column
-    # that cannot move: strict, column 1 = 3H? no -- 2H sits under KS? KS is
-    # banked. Keep it simple: column 1 is 4H 3S? 3S banked. So: column 1 holds
-    # 3H alone, 2H is in the waste under 4H, stock empty. W>F is 4H: illegal.
-    # The space rule lets only the waste top (4H) into a space: no space exists.
-    pos = Position.from_parts(
-        "strict",
+    # base A; clubs, diamonds and spades are complete, hearts hold AH. The
+    # columns hold 5H, QH, 9H and 7H, and the waste 2H 3H 4H 6H 8H TH JH KH
+    # (KH on top) with the stock empty. Every black card is banked, so no red
+    # card can be built on, and no column is empty. Drawing three from the
+    # redealt eight cards brings up only 4H, TH and KH: 2H never reaches the
+    # waste top, nothing can be played but the stock, and 40 cards stay banked.
+    cards = dict(
         base=0,
         foundations=[13, 13, 1, 13],
         reserve=[],
@@ -306,12 +305,14 @@ def test_banked_of_a_lost_position_known_by_hand():
         stock=[],
         waste=parse_cards("2H 3H 4H 6H 8H TH JH KH"),
     )
-    # KH, JH, TH, 8H, 6H can go on nothing (all black cards are banked) and no
-    # space opens, so only the waste top KH... nothing moves: banked stays 40.
-    r = solve(pos, seconds=5)
+    r = solve(Position.from_parts("strict", **cards), seconds=5)
     assert (r.result, r.banked) == ("lost", 40)
-    # Turn it into a lenient worry game: still nothing to build on, still 40.
-    assert solve(pos, seconds=5).banked == 40
+    # worry lets a foundation top come back down, but every top is a king or
+    # AH and none of them fits a column: the same cards stay banked
+    worry = Position.from_parts("cardgames", **cards)
+    assert worry.profile.worry == "yes"
+    w = solve(worry, seconds=5)
+    assert (w.result, w.banked) == ("lost", 40)
 
 
 def test_budget_strings():

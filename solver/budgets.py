@@ -1,0 +1,85 @@
+"""The budgets of a solve: reading them from text, and slicing them.
+
+A solve has a time budget (seconds), a node budget (positions expanded) and
+a memory budget (bytes); its stages each run on a slice of them.
+"""
+
+from __future__ import annotations
+
+import time
+
+
+def parse_seconds(text: str | float | int) -> float:
+    """``'10s'``, ``'250ms'``, ``'2m'`` or a number of seconds."""
+    if isinstance(text, int | float):
+        return float(text)
+    t = text.strip().lower()
+    for suffix, scale in (("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)):
+        if t.endswith(suffix):
+            t, mult = t[: -len(suffix)], scale
+            break
+    else:
+        mult = 1.0
+    try:
+        value = float(t) * mult
+    except ValueError:
+        raise ValueError(f"cannot read a time budget from {text!r} (try 10s or 500ms)") from None
+    if value <= 0:
+        raise ValueError(f"a time budget must be positive, got {text!r}")
+    return value
+
+
+def parse_bytes(text: str | int) -> int:
+    """``'2GB'``, ``'512MB'``, ``'64k'`` or a number of bytes."""
+    if isinstance(text, int):
+        return text
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    mult = 1
+    if t and t[-1] in scale:
+        mult, t = scale[t[-1]], t[:-1]
+    try:
+        value = int(float(t) * mult)
+    except ValueError:
+        raise ValueError(f"cannot read a memory size from {text!r} (try 2GB)") from None
+    if value <= 0:
+        raise ValueError(f"a memory budget must be positive, got {text!r}")
+    return value
+
+
+def slice_limits(
+    t0: float,
+    seconds: float,
+    nodes: int | None,
+    memory: int,
+    fraction: float,
+    most: float = float("inf"),
+) -> tuple[float, int | None, int]:
+    """Limits for a slice of the budgets of a solve started at ``t0``.
+
+    Parameters
+    ----------
+    t0 : float
+        ``time.perf_counter()`` when the solve started.
+    seconds, nodes, memory : float, int or None, int
+        The solve's whole budgets.
+    fraction : float
+        The slice's share of each.
+    most : float
+        The most seconds the slice may spend.
+
+    Returns
+    -------
+    tuple
+        The time limit (seconds after ``t0``: ``fraction`` of the budget
+        counted from now, at most ``most``, never past the whole budget), the
+        node limit and the memory limit. With no time budget (``seconds``
+        infinite) there is no time limit either, so a node budget alone keeps
+        a solve the same on every machine.
+    """
+    now = time.perf_counter() - t0
+    end = min(seconds, now + min(seconds * fraction, most))
+    if seconds == float("inf"):
+        end = seconds
+    cap = None if nodes is None else max(1, int(nodes * fraction))
+    return end, cap, max(1 << 16, int(memory * fraction))

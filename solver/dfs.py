@@ -1,0 +1,195 @@
+"""The compiled depth-first search: root setup and the search loop.
+
+Internal to :mod:`solver.dfs_run`, which owns the arrays. The search runs in
+chunks of nodes so that Python can check the clock between calls; all of its
+state (the path arrays, the table, the statistics vector) lives in numpy
+arrays Python passes in, so a call can stop anywhere and the next go on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from canfield.engine import core
+from canfield.solver.bound import WORK_LEN, bound_applies, child_bound, set_parents
+from canfield.solver.config import MAX_MACROS
+from canfield.solver.macros import macro_atomic
+from canfield.solver.moves import apply_macro, builder_masks, gen_macros
+from canfield.solver.pruning import B1_BOUND, E1_CYCLE, E2_POINTER, canon_stock
+from canfield.solver.stats import (
+    EXHAUSTED,
+    RUNNING,
+    ST_BEST,
+    ST_BESTLEN,
+    ST_CHILDREN,
+    ST_CUT,
+    ST_DEAD,
+    ST_DEPTH,
+    ST_MAXDEPTH,
+    ST_NODES,
+    ST_PRUNED,
+    TABLE_FULL,
+    TOO_DEEP,
+    WON,
+)
+from canfield.solver.table import tt_visit
+from numba import njit
+
+
+@njit(cache=True)
+def rule_setup(game, rules, prune):
+    """What the pruning rules need, worked out once per kernel call: whether
+    E2 and B1 apply, the ``builders`` masks and B1's workspace."""
+    use_e2 = (prune & E2_POINTER) != 0 and (prune & E1_CYCLE) != 0 and rules[core.R_PASSES] == 0
+    use_bound = (prune & B1_BOUND) != 0 and bound_applies(rules)
+    builders = np.empty(52, np.uint64)
+    builder_masks(game, rules, builders)
+    ws = np.empty(WORK_LEN, np.int64)
+    if use_bound:
+        set_parents(ws, game, rules)
+    return use_e2, use_bound, builders, ws
+
+
+@njit(cache=True)
+def search(
+    game,
+    rules,
+    states,
+    mstack,
+    mbase,
+    nmoves,
+    imove,
+    ubound,
+    table,
+    max_entries,
+    stats,
+    best_path,
+    chunk,
+    prune,
+    width,
+):
+    """Run up to ``chunk`` node expansions of the depth-first search.
+
+    ``states[d]`` is the position at depth ``d``. The macro moves of all the
+    positions on the path share one flat buffer: those of depth ``d`` are
+    ``mstack[mbase[d] : mbase[d] + nmoves[d]]`` and ``imove[d]`` is the next
+    one to try. Returns a code: RUNNING (call again), WON (the path is the
+    last move tried at each depth), EXHAUSTED (every reachable position was
+    seen: a proof), TABLE_FULL (grow the table and call again) or TOO_DEEP
+    (grow the stack and call again; nothing was changed).
+
+    ``width`` caps the moves searched below the root at the first ``width``
+    of the ordering: a narrowed probe that looks for wins fast. Exhausting a
+    narrowed search proves nothing; the full search passes ``MAX_MACROS``.
+    """
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    scratch = np.empty(MAX_MACROS + 64, np.int64)
+    key = np.zeros(table.shape[1] - 2, np.uint64)
+    max_depth = states.shape[0]
+    room = mstack.shape[0]
+    use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
+    d = stats[ST_DEPTH]
+    done = 0
+    while done < chunk:
+        if d < 0:
+            return EXHAUSTED
+        if imove[d] >= nmoves[d]:
+            d -= 1
+            stats[ST_DEPTH] = d
+            continue
+        top = mbase[d] + nmoves[d]
+        if d + 2 > max_depth or top + MAX_MACROS > room:
+            stats[ST_DEPTH] = d
+            return TOO_DEEP
+        mac = mstack[mbase[d] + imove[d]]
+        imove[d] += 1
+        child = states[d + 1]
+        stats[ST_CHILDREN] += 1
+        child[:] = states[d]
+        # a column move that leaves its source non-empty is undone by the
+        # reverse move, back to this position: the child need not make it
+        back = -1
+        a = macro_atomic(mac)
+        src, dst, k = core.move_src(a), core.move_dst(a), core.move_count(a)
+        if src < core.N_COLS and dst < core.N_COLS and k < core.col_len(states[d], src):
+            back = core.encode_move(dst, src, k)
+        apply_macro(child, mac, game, rules)
+        if prune & E1_CYCLE:
+            canon_stock(child, game, rules)
+        core.canonical_key(child, rules, key)
+        ins = tt_visit(table, key, child, game, rules, use_e2, max_entries, stats)
+        if ins == -1:
+            imove[d] -= 1  # the child is made again once the table has grown
+            stats[ST_CHILDREN] -= 1
+            stats[ST_DEPTH] = d
+            return TABLE_FULL
+        if ins == 0:
+            continue
+        done += 1
+        stats[ST_NODES] += 1
+        d += 1
+        stats[ST_DEPTH] = d
+        if d > stats[ST_MAXDEPTH]:
+            stats[ST_MAXDEPTH] = d
+        b = core.banked(child)
+        if b > stats[ST_BEST]:
+            stats[ST_BEST] = b
+            stats[ST_BESTLEN] = d
+            for i in range(d):
+                best_path[i] = mstack[mbase[i] + imove[i] - 1]
+        if b == 52:
+            return WON
+        mbase[d] = top
+        if use_bound:
+            u = child_bound(child, states[d - 1], mac, ubound[d - 1], game, rules, ws, builders)
+            ubound[d] = u
+            if u <= stats[ST_BEST]:
+                nmoves[d] = 0  # rule B1: nothing below here banks more than the best
+                imove[d] = 0
+                stats[ST_CUT] += 1
+                continue
+        n = gen_macros(
+            child, game, rules, mstack[top : top + MAX_MACROS], buf, scratch, prune, builders, back
+        )
+        if n == -1:
+            n = 1
+            stats[ST_PRUNED] += 1
+        elif n == 0:
+            stats[ST_DEAD] += 1
+        elif n > width:
+            n = width
+        nmoves[d] = n
+        imove[d] = 0
+    stats[ST_DEPTH] = d
+    return RUNNING
+
+
+@njit(cache=True)
+def root_setup(
+    s0, game, rules, states, mstack, mbase, nmoves, imove, ubound, table, max_entries, stats, prune
+):
+    """Put the root on the stack and in the table."""
+    ubound[0] = -1  # the root's bound is not known: its children compute theirs
+    key = np.zeros(table.shape[1] - 2, np.uint64)
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    scratch = np.empty(MAX_MACROS + 64, np.int64)
+    states[0, :] = s0
+    if prune & E1_CYCLE:
+        canon_stock(states[0], game, rules)
+    s0 = states[0]
+    core.canonical_key(s0, rules, key)
+    no_e2 = prune < 0  # False, typed (bool, not a literal) as in the search
+    tt_visit(table, key, s0, game, rules, no_e2, max_entries, stats)
+    stats[ST_BEST] = core.banked(s0)
+    stats[ST_BESTLEN] = 0
+    mbase[0] = 0
+    builders = np.empty(52, np.uint64)
+    builder_masks(game, rules, builders)
+    imove[0] = 0
+    no_back = imove[0] - 1  # -1, typed as the search's own call types it: one compile
+    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS], buf, scratch, prune, builders, no_back)
+    if n == -1:
+        n = 1
+    nmoves[0] = n
+    imove[0] = 0
+    stats[ST_DEPTH] = 0
+    stats[ST_NODES] = 1

@@ -1,0 +1,113 @@
+"""Pruning rules P1, E1 and E2 (``docs/solver.md``), and the masks that pick rules.
+
+Rule B1 has a module of its own (:mod:`solver.bound`). Each rule here is a
+small compiled test the search loops and the move generator call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from canfield.engine import core
+from numba import njit
+
+# pruning rules, as bits of the ``prune`` mask
+P1_HOME, E1_CYCLE, B1_BOUND, E2_POINTER = 1, 2, 4, 8
+ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND | E2_POINTER
+
+#: The rules by their names in ``docs/solver.md``.
+PRUNING_RULES = {"P1": P1_HOME, "E1": E1_CYCLE, "E2": E2_POINTER, "B1": B1_BOUND}
+
+
+def prune_mask(prune: bool | str | Iterable[str]) -> int:
+    """The kernel's mask for ``prune``: True (every rule), False (none), or rule
+    names from ``docs/solver.md`` (``"P1,B1"`` or ``["P1", "B1"]``)."""
+    if prune is True:
+        return ALL_RULES
+    if prune is False:
+        return 0
+    names = prune.split(",") if isinstance(prune, str) else list(prune)
+    mask = 0
+    for name in names:
+        name = name.strip().upper()
+        if not name:
+            continue
+        if name not in PRUNING_RULES:
+            known = ", ".join(PRUNING_RULES)
+            raise ValueError(f"unknown pruning rule {name!r} (known: {known})")
+        mask |= PRUNING_RULES[name]
+    return mask
+
+
+@njit(cache=True)
+def useless_in_tableau(s, card, game, rules):
+    """True when no card that could ever be built on ``card`` is off the foundations.
+
+    Such a card can only ever go to its foundation (see ``docs/solver.md``,
+    rule P1). Assumes worry is off, so foundation cards never come back.
+    """
+    base = game[core.G_BASE]
+    r = card % 13
+    if rules[core.R_WRAP] == core.WRAP_BASE and r == base:
+        return True
+    below = (r + 12) % 13
+    for su in range(4):
+        y = su * 13 + below
+        if not core.builds_on(y, card, game, rules):
+            continue
+        rel = (below - base) % 13
+        if core.found_count(s, su) <= rel:
+            return False
+    return True
+
+
+@njit(cache=True)
+def canon_stock(s, game, rules):
+    """Rule E1: with unlimited passes, an on-cycle waste pointer becomes 0.
+
+    With ``j`` of the ``m`` live stock cards in the waste, draws and redeals
+    alone go round ``0, d, 2d, ..., m, 0, ...``; every position on that cycle
+    reaches every other, so all of them have the same macro moves and the
+    same children. They are one position for the search; 0 stands for them.
+    """
+    if rules[core.R_PASSES] != 0:
+        return
+    p = core.waste_ptr(s)
+    if p == 0:
+        return
+    ns = game[core.G_NSTOCK]
+    m = core.live_below(s, ns, ns)
+    j = core.live_below(s, ns, p)
+    if j == m or j % rules[core.R_DRAW] == 0:
+        core.set_waste_ptr(s, 0)
+
+
+@njit(cache=True)
+def dominators(s, game, rules):
+    """Rule E2: mask of the waste pointers whose visit makes a visit of ``s`` needless.
+
+    With unlimited passes and after E1, a position on the stock cycle
+    (pointer 0) is dominated by the same position at any pointer; one off the
+    cycle, with ``j`` live cards in the waste, by the same position with ``i``
+    live cards in the waste for every ``i <= j`` with ``i = j`` (mod draw),
+    since draws from ``i`` reach ``j``; and by itself.
+    """
+    p = core.waste_ptr(s)
+    if p == 0:
+        return ~np.uint64(0)
+    draw = rules[core.R_DRAW]
+    ns = game[core.G_NSTOCK]
+    j = core.live_below(s, ns, p)
+    mask = np.uint64(1) << np.uint64(p)
+    live = ~s[1] & ((np.uint64(1) << np.uint64(p)) - np.uint64(1))
+    i = 0
+    q = 0
+    while live != np.uint64(0):
+        if live & np.uint64(1):
+            i += 1
+            if (j - i) % draw == 0:
+                mask |= np.uint64(1) << np.uint64(q + 1)
+        live >>= np.uint64(1)
+        q += 1
+    return mask
