@@ -457,7 +457,9 @@ def space_open(s, rules):
 
 
 @njit(cache=True, inline="always")
-def _pick4(i, t0, t1, t2, t3):
+def column_top(i, t0, t1, t2, t3):
+    """The top of column ``i`` from tops read once per position (numba has no
+    cheap small arrays, so the four tops travel as scalars)."""
     return t0 if i == 0 else t1 if i == 1 else t2 if i == 2 else t3
 
 
@@ -473,7 +475,7 @@ def _add_card_moves(s, card, src, game, rules, out, n, space, t0, t1, t2, t3):
         n += 1
     base, build, wrap = game[G_BASE], rules[R_BUILD], rules[R_WRAP]
     for c in range(N_COLS):
-        top = _pick4(c, t0, t1, t2, t3)
+        top = column_top(c, t0, t1, t2, t3)
         if top < 0:
             if space == 2 or (space == 1 and src == SRC_WASTE):
                 out[n] = encode_move(src, c, 1)
@@ -510,7 +512,7 @@ def card_moves(s, game, rules, out):
         L = col_len(s, c)
         if L == 0:
             continue
-        top = _pick4(c, t0, t1, t2, t3)
+        top = column_top(c, t0, t1, t2, t3)
         if found_accepts(s, top, game):
             out[n] = encode_move(c, DST_FOUND, 1)
             n += 1
@@ -520,7 +522,7 @@ def card_moves(s, game, rules, out):
             for d in range(N_COLS):
                 if d == c:
                     continue
-                dt = _pick4(d, t0, t1, t2, t3)
+                dt = column_top(d, t0, t1, t2, t3)
                 if dt < 0:
                     if space == 2 and k < L:
                         out[n] = encode_move(c, d, k)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from canfield.engine import core
-from canfield.engine.cards import SUITS, CardError, parse_card
+from canfield.engine.cards import SUITS, CardError, card_str, parse_card
 
 
 class NotationError(ValueError):
@@ -75,8 +75,6 @@ class Pick:
     card: int
 
     def __str__(self) -> str:
-        from canfield.engine.cards import card_str
-
         return f"pick {card_str(self.card)}"
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from canfield.engine import core
 from canfield.engine.cards import RANKS, SUITS, card_str, parse_deck, rank_of, suit_of
 from canfield.engine.deals import deal_cards
-from canfield.engine.notation import Move, Pick
+from canfield.engine.notation import Move, Pick, parse_move
 from canfield.engine.profiles import CHOICES, Profile, parse_profile
 
 
@@ -306,8 +306,6 @@ class Position:
     def apply(self, move: Move | str) -> Position:
         """The position after ``move``; raises :class:`IllegalMove` with the reason."""
         if isinstance(move, str):
-            from canfield.engine.notation import parse_move
-
             move = parse_move(move)
         if isinstance(move, Pick):
             raise IllegalMove("a base card is picked only before the first move (selective)")

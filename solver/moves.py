@@ -155,7 +155,7 @@ def _card_moves(s, game, rules, out, builders, fmask, space, t0, t1, t2, t3):
         L = core.col_len(s, c)
         if L == 0:
             continue
-        top = core._pick4(c, t0, t1, t2, t3)
+        top = core.column_top(c, t0, t1, t2, t3)
         if fmask & (one << np.uint64(top)):
             out[n] = core.encode_move(c, core.DST_FOUND, 1)
             n += 1
@@ -166,7 +166,7 @@ def _card_moves(s, game, rules, out, builders, fmask, space, t0, t1, t2, t3):
             for d in range(core.N_COLS):
                 if d == c:
                     continue
-                dt = core._pick4(d, t0, t1, t2, t3)
+                dt = core.column_top(d, t0, t1, t2, t3)
                 if dt < 0:
                     if space == 2 and k < L:
                         out[n] = core.encode_move(c, d, k)
@@ -194,7 +194,7 @@ def _single_moves(card, src, out, n, builders, fmask, to_space, t0, t1, t2, t3):
         out[n] = core.encode_move(src, core.DST_FOUND, 1)
         n += 1
     for c in range(core.N_COLS):
-        top = core._pick4(c, t0, t1, t2, t3)
+        top = core.column_top(c, t0, t1, t2, t3)
         if (top < 0 and to_space) or (top >= 0 and builders[top] & bit):
             out[n] = core.encode_move(src, c, 1)
             n += 1
