@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numba
 
-#: About how long a cold compile of the solver takes on one core, in seconds
-#: (measured with ``time python -c "from canfield.solver.search import
-#: warm_up; warm_up()"`` and an empty ``CANFIELD_NUMBA_CACHE``).
-COLD_COMPILE_SECONDS = 50
+#: About how long a cold compile of the solver takes, in seconds: 22-26 s
+#: measured on a busy 2-core machine with ``warm_up()`` and an empty
+#: ``CANFIELD_NUMBA_CACHE``; more on a slower one.
+COLD_COMPILE_SECONDS = 30
 
 #: A kernel of each strategy whose cache file shows that strategy compiled.
 _KERNELS = {"dfs": ("dfs.search-",), "layers": ("dfs.search-", "layers.")}

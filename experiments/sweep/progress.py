@@ -80,3 +80,7 @@ class SweepProgress:
 
     def close(self) -> None:
         self._bar.close()
+
+    def __str__(self) -> str:
+        """The bar's line as it shows now."""
+        return str(self._bar)

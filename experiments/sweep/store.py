@@ -140,10 +140,10 @@ class RunFolder:
         if self.path.exists() and any(self.path.iterdir()):
             raise SweepError(f"{self.path} exists, is not empty and has no run.json")
         existing = next((p for p in (self.path, *self.path.parents) if p.exists()), None)
-        if existing is not None and not (
-            existing.is_dir() and os.access(existing, os.W_OK | os.X_OK)
-        ):
-            raise SweepError(f"cannot write the run folder {self.path}: {existing} is not writable")
+        if existing is not None and not existing.is_dir():
+            raise SweepError(f"cannot make the run folder {self.path}: {existing} is a file")
+        if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
+            raise SweepError(f"cannot write the run folder {self.path}: {existing} is read-only")
 
     @contextlib.contextmanager
     def _writing(self):
