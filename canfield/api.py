@@ -30,7 +30,7 @@ import pandas as pd
 from canfield.engine.position import Position
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.report import Report, build_report, load_runs
-from canfield.experiments.sweep import SweepSummary, make_spec, run_sweep
+from canfield.experiments.sweep import RunFolder, SweepSummary, make_spec, run_sweep
 from canfield.experiments.sweep import load_run as _load_run
 from canfield.solver import config
 from canfield.solver.search import SolveResult, parse_bytes, parse_seconds, solve_deal
@@ -135,7 +135,7 @@ def sweep(
     deals: str | range = "0:100",
     budget: str | None = None,
     nodes: int | None = None,
-    memory: str = "256MB",
+    memory: str | None = None,
     workers: int | None = None,
     progress: bool = False,
 ) -> SweepSummary:
@@ -161,7 +161,8 @@ def sweep(
             raise ValueError("deals must be a range with step 1")
         deals = f"{deals.start}:{deals.stop}"
     names = [profiles] if isinstance(profiles, str) else list(profiles)
-    spec = make_spec(",".join(names), deals, budget=budget, nodes=nodes, memory=memory)
+    stored = RunFolder(out).stored_spec()  # options left out resume as recorded
+    spec = make_spec(names, deals, budget=budget, nodes=nodes, memory=memory, stored=stored)
     return run_sweep(out, spec, workers=workers, progress=progress)
 
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import psutil
 import pytest
 from canfield.experiments.cli.report import report_cmd
 from canfield.experiments.cli.sweep import sweep_cmd
@@ -239,7 +240,9 @@ def test_not_a_run_folder(tmp_path):
 # --------------------------------------------------------------------------- kill -9, Ctrl-C
 
 
-def _start(out: Path, deals: str, workers: int) -> subprocess.Popen:
+def _start(
+    out: Path, deals: str, workers: int, nodes: int = 20000, env: dict | None = None
+) -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable,
@@ -251,7 +254,7 @@ def _start(out: Path, deals: str, workers: int) -> subprocess.Popen:
             "--deals",
             deals,
             "--nodes",
-            "20000",
+            str(nodes),
             "--memory",
             "16MB",
             "--batch",
@@ -263,6 +266,7 @@ def _start(out: Path, deals: str, workers: int) -> subprocess.Popen:
             "--no-progress",
         ],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -315,6 +319,87 @@ def test_ctrl_c_stops_cleanly(tmp_path):
     assert "interrupted" in err and "Traceback" not in err
     df = load_run(out)
     assert 3 <= len(df) < 400 and not df.duplicated(["deal", "profile"]).any()
+
+
+def stop_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def wait_for(test, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if test():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+def assert_quiet_interrupt(err: str) -> None:
+    assert "Traceback" not in err and "Exception" not in err, err
+    lines = err.strip().splitlines()
+    assert lines[-1].startswith("interrupted: "), err  # and nothing after it
+
+
+def test_ctrl_c_during_a_cold_compile(tmp_path):
+    out = tmp_path / "run"
+    proc = _start(out, "0:4", 2, nodes=2000, env={"CANFIELD_NUMBA_CACHE": str(tmp_path / "cache")})
+    try:
+        first = proc.stderr.readline()
+        assert first.startswith("compiling the solver (first run only"), first
+        time.sleep(3)  # well inside the compile
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        stop_group(proc)
+    assert proc.returncode == 130, err
+    assert_quiet_interrupt(first + err)
+    # the folder resumes (with the usual cache: the compile is not what is tested here)
+    again = _start(out, "0:4", 2, nodes=2000)
+    _, err = again.communicate(timeout=300)
+    assert again.returncode == 0 and "complete: 8/8 rows" in err, err
+    assert len(load_run(out)) == 8
+
+
+@pytest.mark.parametrize("delay", [0.5, 2.5])
+def test_ctrl_c_while_workers_start(tmp_path, delay):
+    out = tmp_path / "run"
+    proc = _start(out, "0:200", 2, nodes=2000)
+    try:
+        wait_for(lambda: (out / "run.json").exists(), 60, "run.json")
+        time.sleep(delay)  # workers importing, or loading their kernels
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        _, err = proc.communicate(timeout=60)
+    finally:
+        stop_group(proc)
+    assert proc.returncode == 130, err
+    assert_quiet_interrupt(err)
+
+
+def test_workers_die_with_the_sweep(tmp_path):
+    out = tmp_path / "run"
+    proc = _start(out, "0:2000", 2, nodes=2000)
+    try:
+        parent = psutil.Process(proc.pid)
+        workers: list[psutil.Process] = []
+
+        def two_workers() -> bool:
+            workers[:] = [
+                p for p in parent.children() if "resource_tracker" not in " ".join(p.cmdline())
+            ]
+            return len(workers) >= 2
+
+        wait_for(two_workers, 60, "two workers")
+        wait_for(lambda: len(list((out / "parts").glob("part-*"))) >= 1, 120, "a part")
+        os.kill(proc.pid, signal.SIGKILL)  # the sweep alone: its workers are not signalled
+        proc.wait()
+        gone, alive = psutil.wait_procs(workers, timeout=5)
+        assert not alive, f"workers outlived the sweep: {[p.pid for p in alive]}"
+    finally:
+        stop_group(proc)
 
 
 # --------------------------------------------------------------------------- workers, dask

@@ -14,21 +14,25 @@ from canfield.experiments.cli.errors import fail
 from canfield.experiments.sweep import (
     DEFAULT_PIMC_K,
     DEFAULT_PIMC_NODES,
-    DEFAULT_SWEEP_MEMORY,
     PLAYERS,
+    RunFolder,
     SolveFailed,
     SweepError,
     make_spec,
     run_sweep,
 )
+from canfield.solver.search import STRATEGIES
 
 
 @click.command("sweep")
 @click.option(
+    "-p",
     "--profiles",
-    default="strict",
+    multiple=True,
+    default=("strict",),
     show_default=True,
-    help="Comma-separated profiles, e.g. strict,hevagames,cardgames.",
+    help="Profiles, separated by commas or ';', e.g. strict,hevagames. Repeat -p for "
+    'profiles with several overrides: -p "storehouse:passes=3,space=any" -p strict.',
 )
 @click.option("--deals", required=True, help="Deal range A:B (B excluded), e.g. 0:10000.")
 @click.option(
@@ -45,9 +49,25 @@ from canfield.experiments.sweep import (
 )
 @click.option(
     "--memory",
-    default=DEFAULT_SWEEP_MEMORY,
-    show_default=True,
-    help="Transposition-table size per solve (per sample for pimc).",
+    default=None,
+    help="Transposition-table size per solve (per sample for pimc), e.g. 256MB "
+    "[default: 1GiB, or what the run folder recorded].",
+)
+@click.option(
+    "--prune",
+    default=None,
+    help="Pruning rules (docs/solver.md): all, none, or names such as P1,E1,E2 [default: all].",
+)
+@click.option(
+    "--probes/--no-probes",
+    default=None,
+    help="First search only the first 2, then 3 moves of each position [default: probes].",
+)
+@click.option(
+    "--strategy",
+    type=click.Choice(STRATEGIES),
+    default=None,
+    help="Search strategy, as in canfield solve [default: dfs].",
 )
 @click.option(
     "--player",
@@ -76,7 +96,7 @@ from canfield.experiments.sweep import (
     "--scheduler",
     default=None,
     metavar="tcp://HOST:PORT",
-    help="Run on this dask.distributed scheduler instead of local processes.",
+    help="Run on this dask.distributed scheduler instead of local processes (not with --workers).",
 )
 @click.option(
     "--batch",
@@ -95,11 +115,14 @@ from canfield.experiments.sweep import (
 @click.option("--repair", is_flag=True, help="Move damaged parts to parts/damaged/ and rerun them.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def sweep_cmd(
-    profiles: str,
+    profiles: tuple[str, ...],
     deals: str,
     budget: str | None,
     nodes: int | None,
-    memory: str,
+    memory: str | None,
+    prune: str | None,
+    probes: bool | None,
+    strategy: str | None,
     player: str,
     pimc_k: int | None,
     pimc_nodes: int | None,
@@ -113,10 +136,25 @@ def sweep_cmd(
     """Solve (or play, with --player) every (deal, profile) into a resumable run folder
     of Parquet parts.
 
-    Rerunning the same command resumes: finished rows are skipped.
+    Rerunning the same command resumes: finished rows are skipped. Options left
+    out on a resume (--memory, --prune, --probes, --strategy) take the values
+    the run folder recorded.
     """
     try:
-        spec = make_spec(profiles, deals, budget, nodes, memory, player, pimc_k, pimc_nodes)
+        spec = make_spec(
+            profiles,
+            deals,
+            budget,
+            nodes,
+            memory,
+            player,
+            pimc_k,
+            pimc_nodes,
+            prune,
+            probes,
+            strategy,
+            stored=RunFolder(out).stored_spec(),
+        )
         summary = run_sweep(
             out,
             spec,
@@ -125,6 +163,7 @@ def sweep_cmd(
             batch_size=batch_size,
             repair=repair,
             progress=not no_progress,
+            say=lambda note: click.echo(note, err=True),
         )
     except SweepError as exc:
         fail(str(exc))

@@ -9,6 +9,9 @@ One module per job:
 - :mod:`.store`: the run folder (``run.json``, parts, lock, repair, upgrades
   of old parts) and :func:`load_run`;
 - :mod:`.runner`: :func:`run_sweep`, in local processes or on dask;
+- :mod:`.workers`: the local worker processes (Ctrl-C, parent death);
+- :mod:`.progress`: the progress bar and its running win %;
+- :mod:`.compiling`: whether the solver's kernels need compiling first;
 - :mod:`.errors`: :class:`SweepError` and :class:`SolveFailed`.
 
 The names below are re-exported so ``from canfield.experiments.sweep import X``
@@ -33,6 +36,7 @@ from canfield.experiments.sweep.schema import (
 from canfield.experiments.sweep.spec import (
     DEFAULT_PIMC_K,
     DEFAULT_PIMC_NODES,
+    DEFAULT_SOLVER_OPTIONS,
     DEFAULT_SWEEP_MEMORY,
     MAX_DEAL,
     PLAYERS,
@@ -43,6 +47,8 @@ from canfield.experiments.sweep.spec import (
     parse_deals,
     parse_memory,
     parse_options,
+    parse_solver_options,
+    solver_options,
     split_profiles,
 )
 from canfield.experiments.sweep.store import RunFolder, load_run
@@ -52,6 +58,7 @@ __all__ = [
     "DASK_CONNECT_TIMEOUT",
     "DEFAULT_PIMC_K",
     "DEFAULT_PIMC_NODES",
+    "DEFAULT_SOLVER_OPTIONS",
     "DEFAULT_SWEEP_MEMORY",
     "LEGACY_COLUMNS",
     "LEGACY_SCHEMA",
@@ -72,10 +79,12 @@ __all__ = [
     "parse_deals",
     "parse_memory",
     "parse_options",
+    "parse_solver_options",
     "plan_batches",
     "play_row",
     "run_batch",
     "run_sweep",
     "solve_row",
+    "solver_options",
     "split_profiles",
 ]

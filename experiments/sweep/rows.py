@@ -28,23 +28,47 @@ from canfield.engine.version import __version__
 from canfield.experiments.play import play_game
 from canfield.experiments.players import GreedyPlayer, PimcPlayer, Player, RandomPlayer
 from canfield.experiments.sweep.errors import SolveFailed
-from canfield.experiments.sweep.spec import DEFAULT_PIMC_K, DEFAULT_PIMC_NODES, parse_options
+from canfield.experiments.sweep.spec import (
+    DEFAULT_PIMC_K,
+    DEFAULT_PIMC_NODES,
+    DEFAULT_SOLVER_OPTIONS,
+    SEARCHING_PLAYERS,
+    default_solver_options,
+    parse_options,
+    parse_solver_options,
+)
 from canfield.solver.search import solve_deal, warm_up
 
 
 @functools.cache
-def warm_up_once() -> None:
-    """Compile (or load) the solver's kernels once per process, so that no row's
-    ``seconds`` pays for it."""
-    warm_up()
+def warm_up_once(strategy: str = "dfs") -> None:
+    """Compile (or load) the kernels of the solver's ``strategy`` once per
+    process, so that no row's ``seconds`` pays for it."""
+    warm_up(strategy)
+
+
+def warm_up_for(player: str, solver_options: str) -> None:
+    """Compile what ``player`` runs: the solver's kernels for the players that
+    search (``SEARCHING_PLAYERS``), nothing for greedy and random."""
+    if player in SEARCHING_PLAYERS:
+        warm_up_once(parse_solver_options(solver_options)["strategy"])
 
 
 def solve_row(
-    deal: int, profile: str, budget_seconds: float | None, budget_nodes: int | None, memory: int
+    deal: int,
+    profile: str,
+    budget_seconds: float | None,
+    budget_nodes: int | None,
+    memory: int,
+    solver_options: str = DEFAULT_SOLVER_OPTIONS,
 ) -> dict:
-    """Solve one (deal, profile) and return its row (see :data:`.schema.COLUMNS`)."""
+    """Solve one (deal, profile) with the solver's ``solver_options`` (see
+    :func:`.spec.solver_options`) and return its row (see :data:`.schema.COLUMNS`)."""
     seconds = math.inf if budget_seconds is None else budget_seconds
-    result = solve_deal(deal, profile, seconds=seconds, nodes=budget_nodes, memory=memory)
+    options = parse_solver_options(solver_options)
+    result = solve_deal(
+        deal, profile, seconds=seconds, nodes=budget_nodes, memory=memory, **options
+    )
     prof = parse_profile(profile)
     return {
         "deal": deal,
@@ -68,6 +92,7 @@ def solve_row(
         "player_options": "",
         "moves": None,
         "cleared_reserve": result.reserve_left == 0,
+        "solver_options": solver_options,
     }
 
 
@@ -154,6 +179,7 @@ def play_row(deal: int, profile: str, player: str, options: str, memory: int) ->
         "player_options": options,
         "moves": len(game.moves),
         "cleared_reserve": game.reserve_left == 0,
+        "solver_options": default_solver_options(player),
     }
 
 
@@ -165,6 +191,7 @@ def run_batch(
     memory: int,
     player: str = "solver",
     player_options: str = "",
+    solver_options: str = DEFAULT_SOLVER_OPTIONS,
 ) -> list[dict]:
     """Solve (or play) a batch of deals under one profile: the unit of work
     sent to workers.
@@ -174,12 +201,16 @@ def run_batch(
     SolveFailed
         If the solver or the player raised on a deal (named in the message).
     """
-    warm_up_once()
+    warm_up_for(player, solver_options)
     rows = []
     for deal in deals:
         try:
             if player == "solver":
-                rows.append(solve_row(int(deal), profile, budget_seconds, budget_nodes, memory))
+                rows.append(
+                    solve_row(
+                        int(deal), profile, budget_seconds, budget_nodes, memory, solver_options
+                    )
+                )
             else:
                 rows.append(play_row(int(deal), profile, player, player_options, memory))
         except Exception as exc:  # noqa: BLE001 - re-raised with the deal named

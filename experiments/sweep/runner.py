@@ -6,29 +6,20 @@ show the progress.
 from __future__ import annotations
 
 import os
-import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing import get_context
 
-import pandas as pd
+from canfield.experiments.sweep.compiling import COLD_COMPILE_SECONDS, solver_is_cached
 from canfield.experiments.sweep.errors import SweepError
-from canfield.experiments.sweep.rows import run_batch, warm_up_once
-from canfield.experiments.sweep.spec import SweepSpec
+from canfield.experiments.sweep.progress import ResultTally, SweepProgress
+from canfield.experiments.sweep.rows import run_batch, warm_up_for
+from canfield.experiments.sweep.spec import SEARCHING_PLAYERS, SweepSpec, parse_solver_options
 from canfield.experiments.sweep.store import RunFolder
-from tqdm import tqdm
+from canfield.experiments.sweep.workers import Batch, BatchArgs, OnRows, run_local
 
 #: How long to wait for a dask scheduler before giving up.
 DASK_CONNECT_TIMEOUT = "10s"
-
-#: A unit of work: one profile and the deals to run under it.
-Batch = tuple[str, tuple[int, ...]]
-#: The arguments of :func:`.rows.run_batch` after the profile and the deals.
-BatchArgs = tuple[float | None, int | None, int, str, str]
-#: Takes the rows of each finished batch.
-OnRows = Callable[[list[dict]], None]
 
 
 def plan_batches(spec: SweepSpec, done: set[tuple[int, str]], batch_size: int) -> list[Batch]:
@@ -66,29 +57,6 @@ class SweepSummary:
         return self.rows_before + self.rows_written >= self.rows_total
 
 
-class ResultTally:
-    """Running per-profile won/lost/unknown counts for the progress bar."""
-
-    def __init__(self, profiles: Iterable[str], rows: pd.DataFrame) -> None:
-        self.counts = {p: {"won": 0, "lost": 0, "unknown": 0} for p in profiles}
-        for prof, result in zip(rows["profile"], rows["result"], strict=True):
-            if prof in self.counts:
-                self.counts[prof][result] += 1
-
-    def add(self, rows: list[dict]) -> None:
-        for row in rows:
-            self.counts[row["profile"]][row["result"]] += 1
-
-    def postfix(self) -> str:
-        """``profile win%`` over decided deals, with ``+N?`` unknowns."""
-        shown = []
-        for prof, count in self.counts.items():
-            decided = count["won"] + count["lost"]
-            pct = f"{100 * count['won'] / decided:.1f}%" if decided else "-"
-            shown.append(f"{prof} {pct}" + (f" +{count['unknown']}?" if count["unknown"] else ""))
-        return " | ".join(shown)
-
-
 def run_sweep(
     out: str | os.PathLike,
     spec: SweepSpec,
@@ -98,8 +66,12 @@ def run_sweep(
     repair: bool = False,
     progress: bool = True,
     compact: bool = True,
+    say: Callable[[str], None] | None = None,
 ) -> SweepSummary:
     """Run (or resume) a sweep into the run folder ``out``.
+
+    Every argument is checked, and the scheduler reached, before anything is
+    written or compiled: bad input leaves no folder behind.
 
     Parameters
     ----------
@@ -110,8 +82,8 @@ def run_sweep(
     workers : int, optional
         Local worker processes (default: all cores). ``1`` solves in this process.
     scheduler : str, optional
-        A dask.distributed scheduler address (``tcp://HOST:PORT``); overrides
-        ``workers``.
+        A dask.distributed scheduler address (``tcp://HOST:PORT``) to run on
+        instead of local processes; not with ``workers``.
     batch_size : int
         Deals per task (and per part file).
     repair : bool
@@ -119,7 +91,9 @@ def run_sweep(
     progress : bool
         Show a tqdm progress bar on stderr.
     compact : bool
-        Merge the parts into one file once the sweep is complete.
+        Merge small parts once the sweep is complete (see :meth:`RunFolder.compact`).
+    say : callable, optional
+        Takes one-line notes for the user (such as a first compile's wait).
 
     Returns
     -------
@@ -128,8 +102,8 @@ def run_sweep(
     Raises
     ------
     SweepError
-        On bad arguments, a mismatched or damaged run folder, or an unreachable
-        scheduler.
+        On bad arguments, a mismatched, damaged or unwritable run folder, or an
+        unreachable scheduler.
     SolveFailed
         If a row crashed; the parts finished before it are kept.
     """
@@ -137,120 +111,134 @@ def run_sweep(
         raise SweepError(f"--batch must be positive, got {batch_size}")
     if workers is not None and workers <= 0:
         raise SweepError(f"--workers must be positive, got {workers}")
+    if workers is not None and scheduler:
+        raise SweepError("--workers counts local processes; with --scheduler the cluster's run")
     folder = RunFolder(out)
-    folder.init(spec)
-    folder.lock()
-    t0 = time.perf_counter()
+    folder.check(spec)
+    client = _connect_dask(scheduler) if scheduler else None
     try:
-        if repair:
-            folder.repair()
-        existing = folder.load()
-        done = {
-            (deal, prof)
-            for deal, prof in zip(
-                existing["deal"].astype("uint64").tolist(), existing["profile"], strict=True
-            )
-            if prof in spec.profiles and deal in spec.deals
-        }
-        total = len(spec.deals) * len(spec.profiles)
-        batches = plan_batches(spec, done, batch_size)
-        summary = SweepSummary(len(done), 0, total, 0.0)
-        tally = ResultTally(spec.profiles, existing)
-        label = "sweep" if spec.player == "solver" else f"sweep {spec.player}"
-        bar = _progress_bar(total, len(done), label) if progress else None
-        part_index = folder.next_part_index()
-
-        def finished(rows: list[dict]) -> None:
-            nonlocal part_index
-            folder.write_part(part_index, rows)
-            part_index += 1
-            summary.rows_written += len(rows)
-            tally.add(rows)
-            if bar is not None:
-                bar.set_postfix_str(tally.postfix(), refresh=False)
-                bar.update(len(rows))
-
-        args: BatchArgs = (
-            spec.budget_seconds,
-            spec.budget_nodes,
-            spec.memory,
-            spec.player,
-            spec.player_options,
-        )
-        local_workers = workers or os.cpu_count() or 1
+        folder.init(spec)
+        folder.lock()
         try:
-            if not batches:
-                pass
-            elif scheduler:
-                _run_dask(scheduler, batches, args, finished)
-            elif local_workers == 1:
-                for prof, deals in batches:
-                    finished(run_batch(prof, deals, *args))
-            else:
-                _run_local(local_workers, batches, args, finished)
-        except KeyboardInterrupt:
-            summary.interrupted = True
+            return _run(folder, spec, workers, client, batch_size, repair, progress, compact, say)
         finally:
-            if bar is not None:
-                bar.close()
-        summary.seconds = time.perf_counter() - t0
-        if compact and summary.complete and not summary.interrupted:
-            folder.compact()
-        return summary
+            folder.unlock()
     finally:
-        folder.unlock()
+        if client is not None:
+            client.close()
 
 
-def _progress_bar(total: int, initial: int, label: str) -> tqdm:
-    return tqdm(
-        total=total, initial=initial, unit="row", dynamic_ncols=True, smoothing=0.05, desc=label
+def _run(
+    folder: RunFolder,
+    spec: SweepSpec,
+    workers: int | None,
+    client,
+    batch_size: int,
+    repair: bool,
+    progress: bool,
+    compact: bool,
+    say: Callable[[str], None] | None,
+) -> SweepSummary:
+    """:func:`run_sweep` once the folder is made and locked."""
+    t0 = time.perf_counter()
+    if repair:
+        folder.repair()
+    existing = folder.load()
+    done = {
+        (deal, prof)
+        for deal, prof in zip(
+            existing["deal"].astype("uint64").tolist(), existing["profile"], strict=True
+        )
+        if prof in spec.profiles and deal in spec.deals
+    }
+    total = len(spec.deals) * len(spec.profiles)
+    batches = plan_batches(spec, done, batch_size)
+    summary = SweepSummary(len(done), 0, total, 0.0)
+    tally = ResultTally(spec.profiles, existing)
+    label = "sweep" if spec.player == "solver" else f"sweep {spec.player}"
+    part_index = folder.next_part_index()
+    args: BatchArgs = (
+        spec.budget_seconds,
+        spec.budget_nodes,
+        spec.memory,
+        spec.player,
+        spec.player_options,
+        spec.solver_options,
     )
+    local_workers = workers or os.cpu_count() or 1
+    compile_here = bool(batches) and client is None and _needs_compile(spec, say)
+    bar = SweepProgress(total, len(done), label, tally) if progress and batches else None
 
+    def finished(rows: list[dict]) -> None:
+        nonlocal part_index
+        folder.write_part(part_index, rows)
+        part_index += 1
+        summary.rows_written += len(rows)
+        tally.add(rows)
+        if bar is not None:
+            bar.add(rows)
 
-def _worker_init() -> None:
-    # Ctrl-C goes to the whole process group; only the parent handles it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    warm_up_once()
-
-
-def _run_local(workers: int, batches: list[Batch], args: BatchArgs, finished: OnRows) -> None:
-    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_worker_init)
-    pending: set[Future] = set()
-    queue: Iterator[Batch] = iter(batches)
     try:
-        # Keep a bounded queue so Ctrl-C never has thousands of tasks to cancel.
-        for _ in range(workers * 2):
-            batch = next(queue, None)
-            if batch is None:
-                break
-            pending.add(pool.submit(run_batch, *batch, *args))
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                finished(future.result())
-                batch = next(queue, None)
-                if batch is not None:
-                    pending.add(pool.submit(run_batch, *batch, *args))
-    except BaseException:
-        for future in pending:
-            future.cancel()
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+        if compile_here or (batches and client is None and local_workers == 1):
+            # once, here: the workers then load the kernels from numba's cache
+            warm_up_for(spec.player, spec.solver_options)
+        if not batches:
+            pass
+        elif client is not None:
+            _run_dask(client, batches, args, finished)
+        elif local_workers == 1:
+            for prof, deals in batches:
+                finished(run_batch(prof, deals, *args))
+        else:
+            run_local(local_workers, batches, args, finished)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+    summary.seconds = time.perf_counter() - t0
+    if compact and summary.complete and not summary.interrupted:
+        folder.compact()
+    return summary
 
 
-def _run_dask(address: str, batches: list[Batch], args: BatchArgs, finished: OnRows) -> None:
+def _needs_compile(spec: SweepSpec, say: Callable[[str], None] | None) -> bool:
+    """True (after saying so) when the player runs the solver and numba's
+    cache does not hold its kernels yet."""
+    if spec.player not in SEARCHING_PLAYERS:
+        return False
+    if solver_is_cached(parse_solver_options(spec.solver_options)["strategy"]):
+        return False
+    if say is not None:
+        say(f"compiling the solver (first run only, about {COLD_COMPILE_SECONDS} s)")
+    return True
+
+
+def _connect_dask(address: str):
+    """A dask client of the scheduler at ``address``.
+
+    Raises
+    ------
+    SweepError
+        If dask.distributed is missing, or the scheduler cannot be reached.
+    """
     try:
         # optional: only the cluster extra installs dask
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise SweepError("--scheduler needs dask.distributed: pip install distributed") from None
     try:
-        client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
-    except OSError as exc:
-        raise SweepError(f"cannot reach the dask scheduler {address}: {exc}") from None
+        return Client(address, timeout=DASK_CONNECT_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        raise SweepError(
+            f"cannot reach the dask scheduler {address!r} (expected tcp://HOST:PORT): {why}"
+        ) from None
+
+
+def _run_dask(client, batches: list[Batch], args: BatchArgs, finished: OnRows) -> None:
+    from distributed import as_completed
+
     futures = []
     try:
         futures = [
@@ -261,5 +249,3 @@ def _run_dask(address: str, batches: list[Batch], args: BatchArgs, finished: OnR
     except BaseException:
         client.cancel(futures)
         raise
-    finally:
-        client.close()

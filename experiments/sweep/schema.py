@@ -2,7 +2,8 @@
 
 The store reads and writes parts with these; the row producers fill them.
 Parts written before the player columns existed hold :data:`LEGACY_COLUMNS`
-only (the store upgrades them on load).
+only, parts written before ``solver_options`` :data:`PLAYER_COLUMNS` (the store
+upgrades both on load).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ SCHEMA = pa.schema(
         ("player_options", pa.string()),
         ("moves", pa.int32()),
         ("cleared_reserve", pa.bool_()),
+        ("solver_options", pa.string()),
     ]
 )
 #: Columns of a sweep row, in file order.
@@ -40,5 +42,8 @@ COLUMNS: tuple[str, ...] = tuple(SCHEMA.names)
 #: The columns of parts written before players were added (loaded as the solver's).
 LEGACY_COLUMNS: tuple[str, ...] = COLUMNS[: COLUMNS.index("stop_reason") + 1]
 LEGACY_SCHEMA = pa.schema(list(SCHEMA)[: len(LEGACY_COLUMNS)])
+#: The columns of parts written before ``solver_options`` (made with the defaults).
+PLAYER_COLUMNS: tuple[str, ...] = COLUMNS[: COLUMNS.index("cleared_reserve") + 1]
+PLAYER_SCHEMA = pa.schema(list(SCHEMA)[: len(PLAYER_COLUMNS)])
 #: Columns that may differ between two runs of the same row (machine timing).
 TIMING_COLUMNS: tuple[str, ...] = ("seconds", "peak_table_bytes")

@@ -6,21 +6,27 @@ stores it as ``run.json``, and a resumed sweep must bring the same one.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.players import DEFAULT_PIMC_K
 from canfield.experiments.sweep.errors import SweepError
-from canfield.solver.search import parse_bytes, parse_seconds
+from canfield.solver.config import DEFAULT_MEMORY
+from canfield.solver.search import PRUNING_RULES, STRATEGIES, parse_bytes, parse_seconds
+from canfield.solver.search import prune_mask as solver_prune_mask
 
 #: ``--player`` values; ``solver`` plays with perfect information.
 PLAYERS: tuple[str, ...] = ("solver", "greedy", "random", "pimc")
+#: The players that run the solver (and so need its kernels compiled).
+SEARCHING_PLAYERS: tuple[str, ...] = ("solver", "pimc")
 #: PIMC's default node budget per sample (its samples per decision: players.DEFAULT_PIMC_K).
 DEFAULT_PIMC_NODES = 2000
-#: Default transposition-table memory per solve; fixed (not derived from the
-#: worker count) because it can change a verdict from won to unknown.
-DEFAULT_SWEEP_MEMORY = "256MB"
+#: Default transposition-table memory per solve: ``solve``'s own default, fixed
+#: (not derived from the worker count) because it can change a verdict.
+DEFAULT_SWEEP_MEMORY: int = DEFAULT_MEMORY
 #: Wall-clock budget per solve when the command line gives neither budget.
 DEFAULT_BUDGET_SECONDS = 10.0
 #: Deal numbers are 64-bit: the last deal is ``MAX_DEAL - 1``.
@@ -48,11 +54,13 @@ def parse_deals(text: str) -> range:
     return range(start, stop)
 
 
-def split_profiles(text: str) -> list[str]:
-    """Split ``--profiles`` on commas, keeping a profile's own option list.
+def split_profiles(texts: str | Iterable[str]) -> list[str]:
+    """Split ``--profiles`` (one text or the texts of a repeated option) into profiles.
 
-    ``'strict,hevagames:draw=1,worry=yes,cardgames'`` gives three profiles:
-    a piece without ``:`` that contains ``=`` continues the previous profile.
+    ``;`` always separates profiles. A comma does too, except that a piece
+    without ``:`` that contains ``=`` continues the previous profile's option
+    list: ``'strict,hevagames:draw=1,worry=yes,cardgames'`` gives three
+    profiles, as does ``'strict;hevagames:draw=1,worry=yes;cardgames'``.
     Returns canonical strings, duplicates removed, order kept.
 
     Raises
@@ -60,16 +68,20 @@ def split_profiles(text: str) -> list[str]:
     SweepError
         If a profile is unknown or malformed, or none is given.
     """
+    groups = [texts] if isinstance(texts, str) else list(texts)
     pieces: list[str] = []
-    for raw in text.split(","):
-        piece = raw.strip()
-        if not piece:
-            continue
-        if "=" in piece and ":" not in piece and pieces:
-            sep = "," if pieces[-1].partition(":")[2] else ""
-            pieces[-1] += sep + piece
-        else:
-            pieces.append(piece)
+    for group in groups:
+        for text in group.split(";"):
+            start = len(pieces)  # an option list never continues across ';'
+            for raw in text.split(","):
+                piece = raw.strip()
+                if not piece:
+                    continue
+                if "=" in piece and ":" not in piece and len(pieces) > start:
+                    sep = "," if pieces[-1].partition(":")[2] else ""
+                    pieces[-1] += sep + piece
+                else:
+                    pieces.append(piece)
     if not pieces:
         raise SweepError("no profile given (try --profiles strict,hevagames)")
     canonical: list[str] = []
@@ -93,24 +105,74 @@ def parse_budget(text: str | None) -> float | None:
     """
     if text is None:
         return None
+    _refuse_bare_number(text, "--budget", "10s, 2m")
     try:
         return parse_seconds(text)
     except ValueError as exc:
         raise SweepError(str(exc)) from None
 
 
-def parse_memory(text: str) -> int:
+def parse_memory(text: str | int) -> int:
     """A table size such as ``'256MB'``, in bytes.
 
     Raises
     ------
     SweepError
-        If the text is not a memory size.
+        If the text is not a memory size with its unit.
     """
+    if not isinstance(text, int):
+        _refuse_bare_number(text, "--memory", "256MB, 2GB")
     try:
         return parse_bytes(text)
     except ValueError as exc:
         raise SweepError(str(exc)) from None
+
+
+def _refuse_bare_number(text: str, option: str, examples: str) -> None:
+    # '--budget 50000' once meant 50,000 seconds: a size or a time needs its unit
+    if re.fullmatch(r"[+-]?[\d.]+(e[+-]?\d+)?", text.strip(), re.IGNORECASE):
+        raise SweepError(f"{option} {text.strip()} needs a unit, e.g. {examples}")
+
+
+#: What ``--prune``, ``--probes`` and ``--strategy`` mean when not given: the solver's defaults.
+DEFAULT_SOLVER_OPTIONS = "prune=all,probes=on,strategy=dfs"
+
+
+def solver_options(prune: str = "all", probes: bool = True, strategy: str = "dfs") -> str:
+    """The canonical ``solver_options`` string of a run and its rows.
+
+    ``prune`` is ``all``, ``none`` or rule names (``'P1,E1'``), stored in the
+    order of ``docs/solver.md`` joined by ``+``: ``prune=P1+E1,probes=off,strategy=dfs``.
+
+    Raises
+    ------
+    SweepError
+        If a pruning rule or the strategy is unknown.
+    """
+    word = prune.strip().lower()
+    try:
+        mask = solver_prune_mask({"all": True, "none": False}.get(word, prune))
+    except ValueError as exc:
+        raise SweepError(str(exc)) from None
+    if strategy not in STRATEGIES:
+        raise SweepError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
+    if mask == solver_prune_mask(True):
+        rules = "all"
+    elif mask == 0:
+        rules = "none"
+    else:
+        rules = "+".join(n for n, bit in PRUNING_RULES.items() if mask & bit)
+    return f"prune={rules},probes={'on' if probes else 'off'},strategy={strategy}"
+
+
+def parse_solver_options(text: str) -> dict:
+    """Inverse of :func:`solver_options`, as keyword arguments of
+    :func:`canfield.solver.search.solve_deal` (``prune``, ``probes``, ``strategy``)."""
+    pieces = (text or DEFAULT_SOLVER_OPTIONS).split(",")
+    fields = dict(piece.partition("=")[::2] for piece in pieces)
+    rules = fields["prune"]
+    prune = {"all": True, "none": False}.get(rules, rules.replace("+", ","))
+    return {"prune": prune, "probes": fields["probes"] == "on", "strategy": fields["strategy"]}
 
 
 def format_options(options: dict[str, int]) -> str:
@@ -151,6 +213,9 @@ class SweepSpec:
     player_options : str
         The player's options, canonical ``key=value`` pairs joined by commas
         (``k=16,nodes=2000`` for pimc, empty for the solver and greedy).
+    solver_options : str
+        The solver's options (:func:`solver_options`) for the solver and pimc,
+        empty for greedy and random. A ``run.json`` without it used the defaults.
     """
 
     profiles: tuple[str, ...]
@@ -162,6 +227,7 @@ class SweepSpec:
     version: str = __version__
     player: str = "solver"
     player_options: str = ""
+    solver_options: str = DEFAULT_SOLVER_OPTIONS
 
     @property
     def deals(self) -> range:
@@ -177,7 +243,9 @@ class SweepSpec:
 
     @classmethod
     def from_json(cls, fields: dict) -> SweepSpec:
-        """Inverse of :meth:`to_json`; a ``run.json`` without a player is the solver's."""
+        """Inverse of :meth:`to_json`; a ``run.json`` without a player is the
+        solver's, one without solver options used the defaults."""
+        player = str(fields.get("player", "solver"))
         return cls(
             profiles=tuple(fields["profiles"]),
             deal_start=int(fields["deal_start"]),
@@ -188,8 +256,9 @@ class SweepSpec:
             budget_nodes=None if fields["budget_nodes"] is None else int(fields["budget_nodes"]),
             memory=int(fields["memory"]),
             version=str(fields["version"]),
-            player=str(fields.get("player", "solver")),
+            player=player,
             player_options=str(fields.get("player_options", "")),
+            solver_options=str(fields.get("solver_options", default_solver_options(player))),
         )
 
     def differences(self, stored: SweepSpec) -> list[str]:
@@ -199,6 +268,7 @@ class SweepSpec:
         keys = (
             "player",
             "player_options",
+            "solver_options",
             "profiles",
             "deals",
             "budget_seconds",
@@ -213,15 +283,25 @@ class SweepSpec:
         ]
 
 
+def default_solver_options(player: str) -> str:
+    """The solver options a ``player`` runs with when none are given: the
+    solver's defaults for the players that search, none for the others."""
+    return DEFAULT_SOLVER_OPTIONS if player in SEARCHING_PLAYERS else ""
+
+
 def make_spec(
-    profiles: str,
+    profiles: str | Iterable[str],
     deals: str,
     budget: str | None = None,
     nodes: int | None = None,
-    memory: str = DEFAULT_SWEEP_MEMORY,
+    memory: str | None = None,
     player: str = "solver",
     pimc_k: int | None = None,
     pimc_nodes: int | None = None,
+    prune: str | None = None,
+    probes: bool | None = None,
+    strategy: str | None = None,
+    stored: SweepSpec | None = None,
 ) -> SweepSpec:
     """Build a :class:`SweepSpec` from command-line strings.
 
@@ -230,9 +310,15 @@ def make_spec(
     wall-clock limit, so rows are deterministic.
 
     A blind ``player`` has no per-deal budget (``budget`` and ``nodes`` are
-    refused); ``pimc`` takes ``pimc_k`` samples per decision (default
+    refused) and no solver options (``prune``, ``probes``, ``strategy``);
+    ``pimc`` takes ``pimc_k`` samples per decision (default
     :data:`DEFAULT_PIMC_K`) and solves each under ``pimc_nodes`` nodes (default
     :data:`DEFAULT_PIMC_NODES`) and ``memory``. Other players record memory 0.
+
+    ``memory``, ``prune``, ``probes`` and ``strategy`` left out (None) take the
+    value of ``stored``, the spec of the run folder being resumed, so a folder
+    made under an older default resumes; without one, the defaults
+    (:data:`DEFAULT_SWEEP_MEMORY`, :data:`DEFAULT_SOLVER_OPTIONS`).
 
     Raises
     ------
@@ -243,16 +329,37 @@ def make_spec(
         raise SweepError(f"unknown player {player!r} (one of {', '.join(PLAYERS)})")
     deal_range = parse_deals(deals)
     profile_names = tuple(split_profiles(profiles))
-    memory_bytes = parse_memory(memory)
+    memory_bytes = parse_memory(memory) if memory is not None else None
     if player != "pimc" and (pimc_k is not None or pimc_nodes is not None):
         raise SweepError("--pimc-k and --pimc-nodes are options of --player pimc")
+    if player != "solver" and (prune, probes, strategy) != (None, None, None):
+        raise SweepError("--prune, --probes and --strategy are options of --player solver")
+    if stored is not None and stored.player == player:
+        if memory_bytes is None:
+            memory_bytes = stored.memory
+        if player == "solver":
+            before = parse_solver_options(stored.solver_options)
+            prune = prune if prune is not None else _prune_text(before["prune"])
+            probes = probes if probes is not None else before["probes"]
+            strategy = strategy or before["strategy"]
+    if memory_bytes is None:
+        memory_bytes = DEFAULT_SWEEP_MEMORY
     options = ""
+    searching = default_solver_options(player)
     if player == "solver":
         if nodes is not None and nodes <= 0:
             raise SweepError(f"a node budget must be positive, got {nodes}")
         seconds = parse_budget(budget)
         if seconds is None and nodes is None:
             seconds = DEFAULT_BUDGET_SECONDS
+        searching = solver_options(prune or "all", probes is not False, strategy or "dfs")
+        if parse_solver_options(searching)["strategy"] == "layers":
+            worry = [p for p in profile_names if parse_profile(p).worry == "yes"]
+            if worry:
+                raise SweepError(
+                    f"--strategy layers needs worry=no ({worry[0]} lets cards come back, so "
+                    "progress can fall); use --strategy dfs"
+                )
     else:
         if budget is not None or nodes is not None:
             raise SweepError(
@@ -284,4 +391,12 @@ def make_spec(
         memory=memory_bytes,
         player=player,
         player_options=options,
+        solver_options=searching,
     )
+
+
+def _prune_text(prune: bool | str) -> str:
+    """A parsed ``prune`` option as ``--prune`` spells it."""
+    if isinstance(prune, bool):
+        return "all" if prune else "none"
+    return prune

@@ -9,10 +9,13 @@ A run folder ``results/runs/NAME`` holds
 - ``parts/part-NNNNN.parquet``: one file per finished batch of deals of one
   profile, written to a temporary name and renamed into place with
   :func:`os.replace`, so a part is visible only once it is complete. A sweep
-  killed at any moment loses at most the batches in flight.
+  killed at any moment loses at most the batches in flight. A finished run's
+  small parts are merged into parts of at most :data:`COMPACT_ROWS` rows, so
+  ``--repair`` of one damaged part solves only that part's rows again.
 
 Every run folder holds one player; parts written before the ``player`` column
-existed load as ``player='solver'``.
+existed load as ``player='solver'``, parts written before ``solver_options``
+with the solver's default options.
 """
 
 from __future__ import annotations
@@ -35,12 +38,17 @@ from canfield.experiments.sweep.schema import (
     COLUMNS,
     LEGACY_COLUMNS,
     LEGACY_SCHEMA,
+    PLAYER_COLUMNS,
+    PLAYER_SCHEMA,
     SCHEMA,
     TIMING_COLUMNS,
 )
-from canfield.experiments.sweep.spec import SweepSpec
+from canfield.experiments.sweep.spec import SweepSpec, default_solver_options
 
 PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
+#: Most rows :meth:`RunFolder.compact` puts in one part: a damaged part then
+#: costs at most this many rows to solve again.
+COMPACT_ROWS = 4096
 
 
 class RunFolder:
@@ -87,6 +95,17 @@ class RunFolder:
             If ``run.json`` holds another spec, or the folder is not a run folder
             and not empty.
         """
+        self.check(spec)
+        if not self.spec_path.exists():
+            text = json.dumps(spec.to_json(), indent=2) + "\n"
+            with self._writing():
+                self.parts_dir.mkdir(parents=True, exist_ok=True)
+                _write_atomically(self.spec_path, lambda fh: fh.write(text.encode()))
+        with self._writing():
+            self.parts_dir.mkdir(parents=True, exist_ok=True)
+
+    def check(self, spec: SweepSpec) -> None:
+        """Check that ``spec`` may run here (see :meth:`init`), creating nothing."""
         if self.spec_path.exists():
             diffs = spec.differences(self.read_spec())
             if diffs:
@@ -95,12 +114,47 @@ class RunFolder:
                     " (use another --out, or the same arguments to resume)"
                 )
         else:
-            if self.path.exists() and any(self.path.iterdir()):
-                raise SweepError(f"{self.path} exists, is not empty and has no run.json")
-            self.parts_dir.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(spec.to_json(), indent=2) + "\n"
-            _write_atomically(self.spec_path, lambda fh: fh.write(text.encode()))
-        self.parts_dir.mkdir(parents=True, exist_ok=True)
+            self.check_new()
+
+    def stored_spec(self) -> SweepSpec | None:
+        """The spec of ``run.json``, or None when the folder has none yet.
+
+        Raises
+        ------
+        SweepError
+            If ``run.json`` exists and cannot be read.
+        """
+        return self.read_spec() if self.spec_path.exists() else None
+
+    def check_new(self) -> None:
+        """Check that a new run can be made here, creating nothing.
+
+        Raises
+        ------
+        SweepError
+            If the path is a file, a folder that is not empty, or a place this
+            user cannot write.
+        """
+        if self.path.exists() and not self.path.is_dir():
+            raise SweepError(f"{self.path} is a file, not a run folder")
+        if self.path.exists() and any(self.path.iterdir()):
+            raise SweepError(f"{self.path} exists, is not empty and has no run.json")
+        existing = next((p for p in (self.path, *self.path.parents) if p.exists()), None)
+        if existing is not None and not existing.is_dir():
+            raise SweepError(f"cannot make the run folder {self.path}: {existing} is a file")
+        if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
+            raise SweepError(f"cannot write the run folder {self.path}: {existing} is read-only")
+
+    @contextlib.contextmanager
+    def _writing(self):
+        """Turn a failed write in the folder into one clear :class:`SweepError`."""
+        try:
+            yield
+        except OSError as exc:
+            where = exc.filename or self.path
+            raise SweepError(
+                f"cannot write the run folder {self.path}: {where}: {exc.strerror or exc}"
+            ) from None
 
     # -- lock
     def lock(self) -> None:
@@ -111,7 +165,8 @@ class RunFolder:
         SweepError
             If another sweep holds the lock.
         """
-        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        with self._writing():
+            fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -148,7 +203,8 @@ class RunFolder:
     def _write_table(self, table: pa.Table, index: int) -> Path:
         """Write part ``index`` so that it is visible only once it is complete."""
         final = self.parts_dir / f"part-{index:05d}.parquet"
-        _write_atomically(final, lambda fh: pq.write_table(table, fh))
+        with self._writing():
+            _write_atomically(final, lambda fh: pq.write_table(table, fh))
         _fsync_dir(self.parts_dir)
         return final
 
@@ -185,28 +241,27 @@ class RunFolder:
             If a part is damaged, or two parts hold different rows for the
             same (deal, profile) (timing columns aside).
         """
-        frames = []
-        for part in self.part_files():
-            frame = _read_part(part)
-            frame["_part"] = part.name
-            frames.append(frame)
-        if not frames:
-            return pa.Table.from_pylist([], schema=SCHEMA).to_pandas()
-        return _dedupe(pd.concat(frames, ignore_index=True))
+        return _read_parts(self.part_files())
 
     def compact(self) -> None:
-        """Merge all parts into one new part, then delete the old ones.
+        """Merge the parts of fewer than :data:`COMPACT_ROWS` rows into new
+        parts of at most that many (sorted by deal), then delete them.
 
-        A crash in between leaves identical duplicates, which :meth:`load`
-        drops; rows are never lost.
+        Full parts stay as they are, so compacting again changes nothing. A
+        crash in between leaves identical duplicates, which :meth:`load` drops;
+        rows are never lost.
         """
-        parts = self.part_files()
-        if len(parts) < 2:
+        small = [p for p in self.part_files() if pq.ParquetFile(p).metadata.num_rows < COMPACT_ROWS]
+        if len(small) < 2:
             return
-        rows = self.load()
-        table = pa.Table.from_pandas(rows[list(COLUMNS)], schema=SCHEMA, preserve_index=False)
-        self._write_table(table, self.next_part_index())
-        for part in parts:
+        rows = _read_parts(small)
+        index = self.next_part_index()
+        for start in range(0, len(rows), COMPACT_ROWS):
+            chunk = rows.iloc[start : start + COMPACT_ROWS][list(COLUMNS)]
+            table = pa.Table.from_pandas(chunk, schema=SCHEMA, preserve_index=False)
+            self._write_table(table, index)
+            index += 1
+        for part in small:
             part.unlink()
         _fsync_dir(self.parts_dir)
 
@@ -224,6 +279,18 @@ def load_run(path: str | os.PathLike) -> pd.DataFrame:
     return folder.load()
 
 
+def _read_parts(parts: list[Path]) -> pd.DataFrame:
+    """The rows of ``parts``, one per (deal, profile), sorted (see :meth:`RunFolder.load`)."""
+    frames = []
+    for part in parts:
+        frame = _read_part(part)
+        frame["_part"] = part.name
+        frames.append(frame)
+    if not frames:
+        return pa.Table.from_pylist([], schema=SCHEMA).to_pandas()
+    return _dedupe(pd.concat(frames, ignore_index=True))
+
+
 def _read_part(path: Path) -> pd.DataFrame:
     try:
         table = pq.read_table(path)
@@ -236,6 +303,9 @@ def _read_part(path: Path) -> pd.DataFrame:
     names = tuple(table.schema.names)
     if names == LEGACY_COLUMNS:
         table = _upgrade_legacy(table.cast(LEGACY_SCHEMA))
+        names = PLAYER_COLUMNS
+    if names == PLAYER_COLUMNS:
+        table = _upgrade_solver_options(table.cast(PLAYER_SCHEMA))
     elif names != COLUMNS:
         raise SweepError(
             f"damaged part {path}: unexpected columns (rerun the sweep with --repair to move it"
@@ -245,14 +315,16 @@ def _read_part(path: Path) -> pd.DataFrame:
 
 
 def _complete_row(row: dict) -> dict:
-    """A row dict from before the player columns, completed as the solver's."""
-    if "player" in row and "cleared_reserve" in row:
+    """A row dict from before the player columns, completed as the solver's,
+    or from before ``solver_options``, completed with the defaults."""
+    if "player" in row and "cleared_reserve" in row and "solver_options" in row:
         return row
     row = dict(row)
     row.setdefault("player", "solver")
     row.setdefault("player_options", "")
     row.setdefault("moves", None)
     row.setdefault("cleared_reserve", row.get("reserve_left") == 0)
+    row.setdefault("solver_options", default_solver_options(row["player"]))
     return row
 
 
@@ -266,6 +338,12 @@ def _upgrade_legacy(table: pa.Table) -> pa.Table:
     return table.append_column(
         "cleared_reserve", pa.array([r == 0 for r in reserve_left], pa.bool_())
     )
+
+
+def _upgrade_solver_options(table: pa.Table) -> pa.Table:
+    """A part from before ``solver_options``: every searching row used the defaults."""
+    options = [default_solver_options(p) for p in table.column("player").to_pylist()]
+    return table.append_column("solver_options", pa.array(options, pa.string()))
 
 
 def _dedupe(rows: pd.DataFrame) -> pd.DataFrame:
