@@ -22,6 +22,19 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
+def _make_dir(folder: Path, what: str) -> None:
+    """Make ``folder`` and write a file in it; ``what`` names the output in the message."""
+    if folder.exists() and not folder.is_dir():
+        fail(f"cannot write to {what}: {folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        # a real write: permission bits say nothing to root or on a read-only mount
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        fail(f"cannot write to {what}: {_reason(exc)}")
+
+
 def writable_dir(path: str | os.PathLike, option: str) -> Path:
     """Make the folder ``path`` (and its parents) and check a file can be written in it.
 
@@ -38,15 +51,7 @@ def writable_dir(path: str | os.PathLike, option: str) -> Path:
         The folder.
     """
     folder = Path(path)
-    if folder.exists() and not folder.is_dir():
-        fail(f"{option} {folder} is a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        # a real write: permission bits say nothing to root or on a read-only mount
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as exc:
-        fail(f"cannot write to {option} {folder}: {_reason(exc)}")
+    _make_dir(folder, f"{option} {folder}")
     return folder
 
 
@@ -57,8 +62,8 @@ def writable_file(path: str | os.PathLike, option: str) -> Path:
     """
     file = Path(path)
     if file.is_dir():
-        fail(f"{option} {file} is a folder, not a file")
-    writable_dir(file.parent, option)
+        fail(f"cannot write to {option} {file}: it is a folder, not a file")
+    _make_dir(file.parent, f"{option} {file}")
     if file.exists() and not os.access(file, os.W_OK):
         fail(f"cannot write to {option} {file}: permission denied")
     return file
