@@ -130,7 +130,7 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
 def _check_run_path(path: Path) -> None:
     """A missing path or a file is not a run folder: say which, before reading."""
     if not path.exists():
-        raise SweepError(f"{path}: no such run folder")
+        raise SweepError(f"{path} is not a run folder: it does not exist")
     if not path.is_dir():
         raise SweepError(f"{path} is a file, not a run folder (a folder holding run.json)")
 
@@ -446,6 +446,8 @@ def _lost_columns(t: pd.DataFrame) -> dict[str, list]:
     blind = [pl != "solver" for pl in player]
     if not any(blind):
         return {"lost": lost}
+    if all(blind):
+        return {"not won": lost}
     return {
         "lost": ["-" if b else k for k, b in zip(lost, blind, strict=True)],
         "not won": [k if b else "-" for k, b in zip(lost, blind, strict=True)],

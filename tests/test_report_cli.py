@@ -42,7 +42,7 @@ def a_file(tmp_path) -> Path:
 def test_report_of_a_file_wants_a_run_folder(a_file, tmp_path):
     one_error_line(run("report", str(a_file)), "is a file, not a run folder")
     one_error_line(run("plot", str(a_file), "--out", str(tmp_path / "p")), "not a run folder")
-    one_error_line(run("report", str(tmp_path / "nowhere")), "no such run folder")
+    one_error_line(run("report", str(tmp_path / "nowhere")), "not a run folder: it does not exist")
     assert not (tmp_path / "p").exists()
 
 
