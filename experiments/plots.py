@@ -2,7 +2,9 @@
 
 - ``winrate``: win % over decided deals per profile with 95% Wilson intervals;
 - ``banked``: distribution of cards banked per profile;
-- ``solve_time_cdf``: cumulative distribution of solve time per profile;
+- ``solve_time_cdf``: cumulative distribution of the solver's time to a
+  verdict per profile (blind players' rows left out: their times are game
+  lengths);
 - ``winrate_by_base``: win % by base rank per profile, with intervals.
 """
 
@@ -51,7 +53,7 @@ def plot_winrate(df: pd.DataFrame) -> Figure:
     ax.set_xticks(x, s["profile"], rotation=15, ha="right")
     ax.set_ylim(0, 100)
     ax.set_ylabel("win % of decided deals (95% Wilson interval)")
-    ax.set_xlabel("profile")
+    ax.set_xlabel("profile/player" if (s["player"] != "solver").any() else "profile")
     ax.set_title(f"Canfield win rate per profile ({int(s['deals'].max()) if len(s) else 0} deals)")
     fig.tight_layout()
     return fig
@@ -85,9 +87,15 @@ def plot_time_cdf(df: pd.DataFrame) -> Figure:
     """Share of deals decided (won or lost) within a time, per profile (log time axis).
 
     Unknown deals never count as decided, so a curve ends at the decided share.
+    Only the solver's rows are drawn: a blind player's time is the length of
+    its game, not the time to a verdict.
     """
     fig = Figure(figsize=(7, 4.5))
     ax = fig.subplots()
+    if "player" in df:
+        df = df[df["player"] == "solver"]
+    if df.empty:
+        ax.text(0.5, 0.5, "no solver rows", ha="center", va="center", transform=ax.transAxes)
     for label in _labels(df):
         g = df[df.get("label", df["profile"]) == label]
         t = np.sort(g.loc[g["result"] != "unknown", "seconds"].to_numpy(float))
@@ -100,11 +108,12 @@ def plot_time_cdf(df: pd.DataFrame) -> Figure:
     if len(budget):
         ax.axvline(float(budget.iloc[0]), color="grey", linestyle="--", label="time budget")
     ax.set_xscale("log")
-    ax.set_xlabel("solve time (s, log scale)")
+    ax.set_xlabel("solver time (s, log scale)")
     ax.set_ylabel("% of deals decided (won or lost) within time")
     ax.set_ylim(0, 100)
-    ax.set_title("Time to a verdict, cumulative (unknowns never decided)")
-    ax.legend()
+    ax.set_title("Solver's time to a verdict, cumulative (unknowns never decided)")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
     fig.tight_layout()
     return fig
 

@@ -8,8 +8,8 @@ Tables
 ------
 summary
     Per profile: deals, won, lost, unknown; win % over decided deals with a
-    95% Wilson interval, and the bounds when every unknown is counted lost
-    (lower) or won (upper); mean banked over all deals and over lost deals,
+    95% Wilson interval, and the bounds (not intervals) when every unknown is
+    counted lost (lower) or won (upper); mean banked over all deals and over lost deals,
     casino payout (5 per banked card minus 52), each with a 95% t interval.
 paired
     Each pair of profiles on their common deals: both won, only A, only B,
@@ -18,10 +18,12 @@ paired
 by_base
     Win % over decided deals by base rank, per profile.
 
-When the runs hold several players (``--player`` of the sweep, e.g. one run
+When the runs hold a blind player (``--player`` of the sweep, e.g. one run
 of the solver and one of greedy on the same profile and deals), labels become
-``profile/player`` (plus ``@run`` if still shared), the paired table keeps
-only pairs with the same profile or the same player, and two tables are added:
+``profile/player`` (plus ``@run`` if still shared), a blind player's games
+that did not win are shown as ``not won`` (the rows keep ``lost``: for a
+player it proves nothing), and two tables are added; with several players the
+paired table keeps only pairs with the same profile or the same player.
 
 players
     Per label: win % over decided deals with a 95% Wilson interval, mean
@@ -57,22 +59,48 @@ from canfield.experiments.stats import (
     wilson,
 )
 from canfield.experiments.sweep.store import RunFolder, SweepError
+from canfield.experiments.text_tables import fit_to_width
+
+
+@dataclass(frozen=True)
+class RunCount:
+    """How many rows a run folder holds against how many its ``run.json`` asks for."""
+
+    run: str
+    rows: int
+    expected: int
+
+    @property
+    def unfinished(self) -> bool:
+        """Whether the sweep stopped before every (deal, profile) had its row."""
+        return self.rows < self.expected
+
+    def warning(self) -> str:
+        """One line for the user, e.g. ``run r holds 56 of 200 rows (unfinished)``."""
+        return f"run {self.run} holds {self.rows} of {self.expected} rows (unfinished)"
 
 
 def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     """Load run folders into one frame with ``run`` and ``label`` columns.
 
+    ``df.attrs["run_counts"]`` holds a :class:`RunCount` per folder, so a
+    report can say which runs are unfinished.
+
     Raises
     ------
     SweepError
-        If a folder is not a run folder or holds a damaged part.
+        If a path is missing or a file, a folder is not a run folder or holds
+        a damaged part.
     """
     frames = []
+    counts = []
     for i, p in enumerate(paths):
+        _check_run_path(Path(p))
         folder = RunFolder(p)
         spec = folder.read_spec()
         df = folder.load()
         df["run"] = Path(p).name
+        counts.append(RunCount(Path(p).name, len(df), len(spec.profiles) * len(spec.deals)))
         # Keep the sweep's profile order (run.json), then deal order.
         order = {prof: k for k, prof in enumerate(spec.profiles)}
         df["_order"] = [(i, order.get(prof, len(order))) for prof in df["profile"]]
@@ -82,7 +110,9 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     df = pd.concat(frames, ignore_index=True)
     df = df.sort_values(["_order", "deal"], kind="stable").drop(columns="_order")
     df = df.reset_index(drop=True)
-    if df["player"].nunique() > 1:
+    # A blind player's rows are labelled with it even when it plays alone, so
+    # a pimc run never passes for the solver's
+    if set(df["player"]) != {"solver"}:
         base = [f"{p}/{pl}" for p, pl in zip(df["profile"], df["player"], strict=True)]
     else:
         base = list(df["profile"])
@@ -92,7 +122,17 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     df["label"] = [
         f"{b}@{r}" if b in shared else b for b, r in zip(df["_base"], df["run"], strict=True)
     ]
-    return df.drop(columns="_base")
+    df = df.drop(columns="_base")
+    df.attrs["run_counts"] = counts
+    return df
+
+
+def _check_run_path(path: Path) -> None:
+    """A missing path or a file is not a run folder: say which, before reading."""
+    if not path.exists():
+        raise SweepError(f"{path} is not a run folder: it does not exist")
+    if not path.is_dir():
+        raise SweepError(f"{path} is a file, not a run folder (a folder holding run.json)")
 
 
 def _several_players(df: pd.DataFrame) -> bool:
@@ -117,8 +157,10 @@ def _labels(df: pd.DataFrame) -> list[str]:
 
 def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     """One row per profile (see the module docstring). Percentages are 0..100."""
+    labels = _labels(df)
+    info = _label_info(df)
     rows = []
-    for label in _labels(df):
+    for label in labels:
         g = df[df["label"] == label]
         n = len(g)
         won = int((g["result"] == "won").sum())
@@ -135,6 +177,7 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
         rows.append(
             {
                 "profile": label,
+                "player": info[label][1],
                 "deals": n,
                 "won": won,
                 "lost": lost,
@@ -391,22 +434,52 @@ def _pvalue(p: float) -> str:
     return f"{p:.2e}" if p < 1e-3 else f"{p:.3f}"
 
 
+def _lost_columns(t: pd.DataFrame) -> dict[str, list]:
+    """The ``lost`` count as shown: a blind player's game that did not win
+    proves nothing, so its count goes to a ``not won`` column of its own.
+
+    ``t`` has ``lost`` and ``player`` columns (rows without a player are the
+    solver's). The stored rows keep ``lost``; only the display differs.
+    """
+    lost = list(t["lost"])
+    player = list(t["player"]) if "player" in t else ["solver"] * len(lost)
+    blind = [pl != "solver" for pl in player]
+    if not any(blind):
+        return {"lost": lost}
+    if all(blind):
+        return {"not won": lost}
+    return {
+        "lost": ["-" if b else k for k, b in zip(lost, blind, strict=True)],
+        "not won": [k if b else "-" for k, b in zip(lost, blind, strict=True)],
+    }
+
+
+def _has_blind_player(t: pd.DataFrame) -> bool:
+    return "player" in t and bool((t["player"] != "solver").any())
+
+
 def summary_display(s: pd.DataFrame) -> pd.DataFrame:
-    """The summary table with intervals formatted as ``x [lo, hi]``."""
+    """The summary table with intervals formatted as ``x [lo, hi]``.
+
+    The bounds column holds the win % when every unknown deal is counted lost
+    and when every one is counted won: bounds, not interval limits.
+    """
+    blind = _has_blind_player(s)
+    lost_word = "lost / not won" if blind else "lost"
     out = pd.DataFrame(
         {
-            "profile": s["profile"],
+            "profile/player" if blind else "profile": s["profile"],
             "deals": s["deals"],
             "won": s["won"],
-            "lost": s["lost"],
+            **_lost_columns(s),
             "unknown": s["unknown"],
             "win % (decided) [95% Wilson]": _ivals(s, "win_pct", "win_lo", "win_hi"),
             "win % bounds (unknown=lost .. unknown=won)": [
                 f"{_fmt(lo)} .. {_fmt(hi)}"
-                for lo, hi in zip(s["win_lo_unknown_lost"], s["win_hi_unknown_won"], strict=True)
+                for lo, hi in zip(s["win_pct_unknown_lost"], s["win_pct_unknown_won"], strict=True)
             ],
             "mean banked [95%]": _ivals(s, "banked_mean", "banked_lo", "banked_hi", 2),
-            "mean banked, lost [95%]": _ivals(
+            f"mean banked, {lost_word} [95%]": _ivals(
                 s, "banked_lost_mean", "banked_lost_lo", "banked_lost_hi", 2
             ),
             "casino payout $ [95%]": _ivals(s, "casino_mean", "casino_lo", "casino_hi", 2),
@@ -450,7 +523,7 @@ def players_display(t: pd.DataFrame) -> pd.DataFrame:
             "options": [o or "-" for o in t["player_options"]],
             "deals": t["deals"],
             "won": t["won"],
-            "lost": t["lost"],
+            **_lost_columns(t),
             "unknown": t["unknown"],
             "win % (decided) [95% Wilson]": _ivals(t, "win_pct", "win_lo", "win_hi"),
             "mean banked [95%]": _ivals(t, "banked_mean", "banked_lo", "banked_hi", 2),
@@ -527,6 +600,15 @@ class Report:
     runs: list[str]
     players: pd.DataFrame = field(default_factory=pd.DataFrame)
     gap: pd.DataFrame = field(default_factory=pd.DataFrame)
+    run_counts: list[RunCount] = field(default_factory=list)
+
+    def unfinished(self) -> list[RunCount]:
+        """The runs that hold fewer rows than their ``run.json`` asks for."""
+        return [c for c in self.run_counts if c.unfinished]
+
+    def _runs_line(self) -> str:
+        marks = {c.run: f" (unfinished: {c.rows} of {c.expected} rows)" for c in self.unfinished()}
+        return ", ".join(f"{run}{marks.get(run, '')}" for run in self.runs)
 
     def sections(self) -> list[tuple[str, pd.DataFrame]]:
         out = [
@@ -549,22 +631,38 @@ class Report:
             )
         return out
 
-    def to_text(self) -> str:
-        out = [f"runs: {', '.join(self.runs)}"]
+    def to_text(self, width: int | None = None) -> str:
+        """The report as plain text.
+
+        Parameters
+        ----------
+        width : int, optional
+            Characters per line: wider tables are cut into column groups
+            (:func:`experiments.text_tables.fit_to_width`). ``None``: full width.
+        """
+        out = [f"runs: {self._runs_line()}"]
         for title, table in self.sections():
             out += ["", title, "=" * len(title)]
-            out.append(table.to_string(index=False) if not table.empty else "(none)")
+            out.append(fit_to_width(table, width) if not table.empty else "(none)")
         return "\n".join(out)
 
     def to_markdown(self) -> str:
         out = [
             "# Canfield win rates",
             "",
-            f"Runs: {', '.join(self.runs)}.",
+            f"Runs: {self._runs_line()}.",
             "Intervals are 95%: Wilson for win rates, Student t for means. Unknown "
             "verdicts (budget ran out) are never counted as lost; banked for an unknown "
             "deal is a lower bound.",
         ]
+        if self.unfinished():
+            out += ["", "**Unfinished runs**: " + "; ".join(c.warning() for c in self.unfinished())]
+        if not self.players.empty:
+            out += [
+                "",
+                "A blind player's game that did not win is counted under *not won*: "
+                "unlike the solver's *lost*, it proves nothing about the deal.",
+            ]
         if not self.gap.empty:
             out += [
                 "",
@@ -597,6 +695,7 @@ class Report:
 
 def build_report(df: pd.DataFrame) -> Report:
     """All tables for the rows ``df`` (from :func:`load_runs`)."""
+    counts = list(df.attrs.get("run_counts", []))
     df = df.copy()
     runs = list(dict.fromkeys(df["run"])) if "run" in df else []
     return Report(
@@ -606,11 +705,13 @@ def build_report(df: pd.DataFrame) -> Report:
         runs,
         players_table(df),
         gap_table(df),
+        counts,
     )
 
 
 __all__ = [
     "Report",
+    "RunCount",
     "build_report",
     "by_base_table",
     "gap_table",

@@ -182,3 +182,93 @@ def test_report_cli_on_sample(tmp_path):
     assert "Win rate per profile" in res.stdout and "hevagames" in res.stdout
     assert (tmp_path / "rep" / "report.md").exists()
     assert (tmp_path / "plots" / "winrate.svg").exists()
+
+
+def test_bounds_column_shows_bounds_not_interval_limits(df, tmp_path):
+    # strict: 6 won, 2 lost, 2 unknown of 10 -> 6/10 = 60.0 .. 8/10 = 80.0
+    # (the outer Wilson limits would be 31.3 .. 94.3)
+    # hevagames: 5 won, 4 lost, 1 unknown -> 5/10 = 50.0 .. 6/10 = 60.0
+    shown = build_report(df).sections()[0][1]
+    col = shown["win % bounds (unknown=lost .. unknown=won)"]
+    assert list(col) == ["60.0 .. 80.0", "50.0 .. 60.0"]
+    # 2 of 8 won, none unknown: the bounds coincide at 25.0 (not 7.1 .. 59.1)
+    rows = [dict(r, deal=d) for d, r in enumerate(make_rows(("strict",))[:8])]
+    rows = [dict(r, result="won" if d < 2 else "lost") for d, r in enumerate(rows)]
+    run = RunFolder(tmp_path / "eight")
+    run.init(SweepSpec(("strict",), 0, 8, None, 1000, 1 << 24))
+    run.write_part(0, rows)
+    shown = build_report(load_runs([tmp_path / "eight"])).sections()[0][1]
+    assert shown["win % bounds (unknown=lost .. unknown=won)"][0] == "25.0 .. 25.0"
+    assert shown["win % (decided) [95% Wilson]"][0].startswith("25.0 [7.1, 59.1]")
+
+
+def pimc_run(path: Path, results: list[str]) -> Path:
+    """A pimc run of strict deals 0.. with the given results."""
+    rows = [
+        dict(r, deal=d, result=res, banked=52 if res == "won" else 10, player="pimc")
+        for d, (r, res) in enumerate(zip(make_rows(("strict",)), results, strict=False))
+    ]
+    for r in rows:
+        r.update(player_options="k=4,nodes=2000", cleared_reserve=False, moves=100)
+    folder = RunFolder(path)
+    spec = SweepSpec(("strict",), 0, len(results), None, None, 0, player="pimc")
+    folder.init(spec)
+    folder.write_part(0, rows)
+    return path
+
+
+def test_a_player_run_alone_is_labelled_with_its_player(tmp_path):
+    df = load_runs([pimc_run(tmp_path / "pimc", ["won", "lost", "lost"])])
+    rep = build_report(df)
+    assert list(rep.summary["profile"]) == ["strict/pimc"]
+    headline = rep.sections()[0][1]
+    assert list(headline.columns[:5]) == ["profile/player", "deals", "won", "not won", "unknown"]
+    # a blind player's game that did not win proves nothing: "not won", not "lost"
+    assert headline["not won"][0] == 2
+    players = dict(rep.sections())["Players on the same deals"]
+    assert players["not won"][0] == 2 and "lost" not in players
+    assert "not won" in rep.to_markdown()
+
+
+def test_solver_rows_keep_lost_beside_a_player(tmp_path):
+    solver = make_run(tmp_path / "solver", make_rows(("strict",)), ("strict",))
+    df = load_runs([solver, pimc_run(tmp_path / "pimc", ["won"] * 3 + ["lost"] * 7)])
+    headline = build_report(df).sections()[0][1].set_index("profile/player")
+    assert (headline.loc["strict/solver", "lost"], headline.loc["strict/solver", "not won"]) == (
+        2,
+        "-",
+    )
+    assert headline.loc["strict/pimc", "not won"] == 7
+
+
+def test_time_plot_leaves_players_out(tmp_path):
+    solver = make_run(tmp_path / "solver", make_rows(("strict",)), ("strict",))
+    df = load_runs([solver, pimc_run(tmp_path / "pimc", ["won"] * 10)])
+    ax = PLOTS["solve_time_cdf"](df).axes[0]
+    curves = [line.get_label() for line in ax.get_lines() if not line.get_label().startswith("_")]
+    assert curves == ["strict/solver"]
+    alone = load_runs([pimc_run(tmp_path / "pimc2", ["won"] * 3)])
+    ax = PLOTS["solve_time_cdf"](alone).axes[0]
+    assert not ax.get_lines() and ax.texts[0].get_text() == "no solver rows"
+
+
+def test_unfinished_run_is_marked(tmp_path):
+    # run.json asks for 2 profiles x 10 deals; only strict's 10 rows are there
+    run = make_run(tmp_path / "half", make_rows(("strict",)), ("strict", "hevagames"))
+    rep = build_report(load_runs([run]))
+    assert [c.warning() for c in rep.unfinished()] == ["run half holds 10 of 20 rows (unfinished)"]
+    assert rep.to_text().splitlines()[0] == "runs: half (unfinished: 10 of 20 rows)"
+    assert "**Unfinished runs**: run half holds 10 of 20 rows" in rep.to_markdown()
+
+
+def test_text_fits_the_width(df):
+    rep = build_report(df)
+    wide = rep.to_text()
+    assert max(map(len, wide.splitlines())) > 150
+    narrow = rep.to_text(width=80)
+    assert max(map(len, narrow.splitlines())) <= 80
+    # every cell of the wide text is still there, each group labelled by profile
+    for cell in ("60.0 .. 80.0", "75.0 [", "McNemar exact p", "casino payout $ [95%]"):
+        assert cell in narrow
+    summary = narrow.split("Paired comparison")[0]
+    assert summary.count("hevagames") >= 3

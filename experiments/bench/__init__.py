@@ -5,4 +5,8 @@
 search), ``players`` (blind players against the solver); ``compare_baseline``
 checks the solver's verdicts against another solver's (``canfield compare``)
 and ``csv_rows`` writes the rows.
+
+A benchmark writes where ``canfield bench`` tells it (by default a run folder
+of the current directory, ``results/runs/bench/``; ``results/bench/`` of the
+checkout with ``--publish``), never beside its own module.
 """

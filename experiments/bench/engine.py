@@ -16,7 +16,8 @@ profiles this script
    when that file exists and imports.
 
 The table is printed and written as JSON (or CSV if ``--out`` ends in
-``.csv``) to ``results/bench/engine.json``. Run it as ``canfield bench engine``.
+``.csv``), by default to ``results/runs/bench/engine.json`` of the current
+directory. Run it as ``canfield bench engine``.
 """
 
 from __future__ import annotations
@@ -40,8 +41,12 @@ from canfield.engine.position import Position
 from canfield.engine.version import __version__
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_OUT = ROOT / "results" / "bench" / "engine.json"
+#: The checkout this module sits in (``experiments/bench/`` is two folders
+#: down); it holds ``tests/reference_rules.py``, an installed package does not.
+CHECKOUT = Path(__file__).resolve().parents[2]
+#: The default result file, relative to the current directory: never beside
+#: this module, which an install puts in site-packages.
+DEFAULT_OUT = Path("results", "runs", "bench", "engine.json")
 PROFILES = ("strict", "hevagames")
 TARGET = 1_000_000  # positions expanded per second, one core
 
@@ -116,7 +121,7 @@ def _median_rate(run: Callable[[], None], count: int, reps: int) -> tuple[float,
 
 def _load_reference():
     """``tests/reference_rules.py`` as a module, or the reason it is not there."""
-    path = ROOT / "tests" / "reference_rules.py"
+    path = CHECKOUT / "tests" / "reference_rules.py"
     if not path.exists():
         return None, "tests/reference_rules.py not found"
     if "reference_rules" in sys.modules:
@@ -245,7 +250,7 @@ def run(
     seconds : float
         Rough time spent on each (profile, implementation) measurement.
     out : path, optional
-        Result file: ``.json`` (default ``results/bench/engine.json``) or ``.csv``.
+        Result file: ``.json`` (default :data:`DEFAULT_OUT`) or ``.csv``.
     pool_size : int
         Positions in each profile's pool.
     seed : int

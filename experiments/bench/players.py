@@ -4,10 +4,11 @@
     canfield bench players -n 10 --players greedy,random,pimc,solver
 
 Plays deals ``start .. start+n-1`` for each player and prints win %, mean
-banked and seconds per game; writes one row per (player, deal) to
-``results/bench/players.csv``. The ``solver`` row is the perfect-information
-solver under ``--solver-seconds``: its banked is exact for won/lost and a lower
-bound for unknown, and "won" counts only proven wins.
+banked and seconds per game; writes one row per (player, deal) to a CSV
+(``--out``; ``results/runs/bench/players.csv`` by default). The ``solver``
+row is the perfect-information solver under ``--solver-seconds``: its banked
+is exact for won/lost and a lower bound for unknown, and "won" counts only
+proven wins.
 """
 
 from __future__ import annotations

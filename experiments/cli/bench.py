@@ -1,7 +1,10 @@
 """``canfield bench NAME``: the benchmarks of :mod:`canfield.experiments.bench`.
 
-Each command reads and checks its options here and runs the benchmark's own
-module; results go to ``results/bench/``.
+Each command reads and checks its options (and that its result file can be
+written) here, then runs the benchmark's own module. Results go to
+``results/runs/bench/`` of the current directory (git-ignored in a checkout),
+another file with ``--out``, or the committed ``results/bench/`` of the
+checkout with ``--publish``.
 """
 
 from __future__ import annotations
@@ -13,8 +16,16 @@ from canfield.engine.profiles import parse_profile
 from canfield.experiments.bench import engine, layers, players, pruning, solver
 from canfield.experiments.cli.budgets import budgets
 from canfield.experiments.cli.errors import fail
+from canfield.experiments.cli.outputs import writable_file, writing
+from canfield.experiments.sweep import SweepError
+from canfield.experiments.sweep.spec import split_profiles
 from canfield.solver import config
-from canfield.solver.search import parse_bytes, parse_seconds
+from canfield.solver.search import PRUNING_RULES, parse_bytes, parse_seconds
+
+#: Where a benchmark writes by default, relative to the current directory.
+RUNS_BENCH = Path("results", "runs", "bench")
+#: The committed results of a checkout, written only with ``--publish``.
+PUBLISHED_BENCH = Path("results", "bench")
 
 
 def _deal_range(text: str, option: str) -> range:
@@ -26,12 +37,48 @@ def _deal_range(text: str, option: str) -> range:
 
 
 def _profiles(text: str) -> list[str]:
-    return [parse_profile(p).canonical() for p in text.split(",") if p.strip()]
+    """Canonical profiles of ``--profiles``, split as the sweep splits them."""
+    try:
+        return split_profiles(text)
+    except SweepError as exc:
+        fail(str(exc))
+
+
+def output_options(name: str):
+    """The ``--out`` and ``--publish`` options of a benchmark whose file is ``name``."""
+
+    def decorate(fn):
+        fn = click.option(
+            "--publish",
+            is_flag=True,
+            help=f"Write results/bench/{name} of the checkout in the current directory.",
+        )(fn)
+        return click.option(
+            "--out",
+            metavar="FILE",
+            default=None,
+            help=f"Result file [default: results/runs/bench/{name}].",
+        )(fn)
+
+    return decorate
+
+
+def result_path(out: str | None, publish: bool, name: str) -> Path:
+    """The result file of ``--out``/``--publish``, checked writable before any work."""
+    if out and publish:
+        fail("give --out or --publish, not both")
+    if publish:
+        if not PUBLISHED_BENCH.is_dir():
+            fail("--publish writes to results/bench/ of a checkout: run it from its root")
+        path = PUBLISHED_BENCH / name
+    else:
+        path = Path(out) if out else RUNS_BENCH / name
+    return writable_file(path, "--out")
 
 
 @click.group("bench")
 def bench() -> None:
-    """Benchmarks (results go to results/bench/)."""
+    """Benchmarks (results go to results/runs/bench/; --publish: results/bench/)."""
 
 
 @bench.command("engine")
@@ -42,12 +89,7 @@ def bench() -> None:
     show_default=True,
     help="Rough time per measurement.",
 )
-@click.option(
-    "--out",
-    metavar="FILE",
-    default=None,
-    help="Result file, .json or .csv [default: results/bench/engine.json].",
-)
+@output_options("engine.json")
 @click.option(
     "--pool",
     "pool_size",
@@ -66,18 +108,29 @@ def bench() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the pool.")
 @click.option("--no-reference", is_flag=True, help="Do not time tests/reference_rules.py.")
 def engine_cmd(
-    seconds: float, out: str | None, pool_size: int, reps: int, seed: int, no_reference: bool
+    seconds: float,
+    out: str | None,
+    publish: bool,
+    pool_size: int,
+    reps: int,
+    seed: int,
+    no_reference: bool,
 ) -> None:
-    """Positions expanded per second: numba core vs pure Python (strict, hevagames)."""
-    engine.run(
-        seconds=seconds,
-        out=out,
-        pool_size=pool_size,
-        seed=seed,
-        reps=reps,
-        reference=not no_reference,
-        echo=click.echo,
-    )
+    """Positions expanded per second: numba core vs pure Python (strict, hevagames).
+
+    The result file is JSON, or CSV if its name ends in .csv.
+    """
+    path = result_path(out, publish, "engine.json")
+    with writing(path):
+        engine.run(
+            seconds=seconds,
+            out=path,
+            pool_size=pool_size,
+            seed=seed,
+            reps=reps,
+            reference=not no_reference,
+            echo=click.echo,
+        )
 
 
 @bench.command("solver")
@@ -85,19 +138,26 @@ def engine_cmd(
 @click.option("--deals", default="0:200", show_default=True, help="Range START:STOP.")
 @click.option("--budget", default="10s", show_default=True)
 @click.option("--memory", help="Table memory per solve (default 1GiB).")
-@click.option(
-    "--out", default="results/bench/solver.csv", show_default=True, type=click.Path(dir_okay=False)
-)
+@output_options("solver.csv")
 @click.option(
     "--probes/--no-probes", default=True, show_default=True, help="Narrowed probes first."
 )
 def solver_cmd(
-    profiles: str, deals: str, budget: str, memory: str | None, out: str, probes: bool
+    profiles: str,
+    deals: str,
+    budget: str,
+    memory: str | None,
+    out: str | None,
+    publish: bool,
+    probes: bool,
 ) -> None:
     """Solve a range of deals per profile; print decided %, times, states/s."""
     seconds, mem = budgets(budget, memory)
     deal_range = _deal_range(deals, "--deals")
-    solver.run_bench(_profiles(profiles), deal_range, seconds, mem, Path(out), probes)
+    chosen = _profiles(profiles)
+    path = result_path(out, publish, "solver.csv")
+    with writing(path):
+        solver.run_bench(chosen, deal_range, seconds, mem, path, probes)
 
 
 @bench.command("layers")
@@ -122,7 +182,7 @@ def solver_cmd(
     is_flag=True,
     help="Leave out the narrowed probes (docs/solver.md) in both strategies.",
 )
-@click.option("--out", default="results/bench/layers.csv", show_default=True)
+@output_options("layers.csv")
 def layers_cmd(
     profile: str,
     deals: str,
@@ -130,7 +190,8 @@ def layers_cmd(
     memory: str,
     dfs_share: float,
     no_probes: bool,
-    out: str,
+    out: str | None,
+    publish: bool,
 ) -> None:
     """Depth-first against layered search: the same deals, time and peak memory."""
     if not 0 <= dfs_share < 1:
@@ -145,7 +206,9 @@ def layers_cmd(
         fail("the layered search needs a profile with worry=no")
     if not deal_list:
         fail("no deals given")
-    layers.bench(prof.canonical(), deal_list, seconds, mem, dfs_share, not no_probes, out)
+    path = result_path(out, publish, "layers.csv")
+    with writing(path):
+        layers.bench(prof.canonical(), deal_list, seconds, mem, dfs_share, not no_probes, path)
 
 
 @bench.command("pruning")
@@ -160,15 +223,37 @@ def layers_cmd(
 @click.option(
     "--off", default="all", show_default=True, help="Rules switched off: all, or e.g. B1."
 )
-@click.option("--out", default="results/bench/pruning.csv", show_default=True)
-def pruning_cmd(profiles: str, deals: str, nodes: int, memory: int, off: str, out: str) -> None:
-    """Pruning on versus off: the same deals solved twice, differences counted."""
+@output_options("pruning.csv")
+def pruning_cmd(
+    profiles: str,
+    deals: str,
+    nodes: int,
+    memory: int,
+    off: str,
+    out: str | None,
+    publish: bool,
+) -> None:
+    """Pruning on versus off: the same deals solved twice, differences counted.
+
+    With --off RULES the default file is pruning-RULES.csv (e.g. pruning-b1.csv).
+    """
     deal_range = _deal_range(deals, "--deals")
     try:
-        pruning.off_rules(off)
+        dropped = pruning.off_rules(off)
     except ValueError as exc:
         fail(str(exc))
-    pruning.bench(profiles.split(","), deal_range, nodes, memory, off, out)
+    chosen = _profiles(profiles)
+    path = result_path(out, publish, _pruning_name(dropped))
+    with writing(path):
+        pruning.bench(chosen, deal_range, nodes, memory, off, path)
+
+
+def _pruning_name(kept: bool | list[str]) -> str:
+    """``pruning.csv`` with every rule off, else ``pruning-b1.csv`` and so on."""
+    if kept is False:
+        return "pruning.csv"
+    dropped = [rule for rule in PRUNING_RULES if rule not in kept]
+    return f"pruning-{'-'.join(dropped).lower()}.csv"
 
 
 @bench.command("players")
@@ -198,7 +283,7 @@ def pruning_cmd(profiles: str, deals: str, nodes: int, memory: int, off: str, ou
     help="Hide the stock order until the stock has been emptied once.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--out", default="results/bench/players.csv", show_default=True)
+@output_options("players.csv")
 def players_cmd(
     count: int,
     start: int,
@@ -210,22 +295,25 @@ def players_cmd(
     solver_seconds: float,
     stock_unknown: bool,
     seed: int,
-    out: str,
+    out: str | None,
+    publish: bool,
 ) -> None:
     """Blind players against the solver on the same deals: win %, banked, time."""
     chosen = [name.strip() for name in names.split(",")]
     unknown = [name for name in chosen if name not in players.NAMES]
     if unknown:
         fail(f"unknown player {unknown[0]!r} ({', '.join(players.NAMES)})")
-    players.bench(
-        chosen,
-        range(start, start + count),
-        profile,
-        seed,
-        pimc_k,
-        pimc_seconds,
-        pimc_nodes,
-        solver_seconds,
-        not stock_unknown,
-        out,
-    )
+    path = result_path(out, publish, "players.csv")
+    with writing(path):
+        players.bench(
+            chosen,
+            range(start, start + count),
+            profile,
+            seed,
+            pimc_k,
+            pimc_seconds,
+            pimc_nodes,
+            solver_seconds,
+            not stock_unknown,
+            path,
+        )

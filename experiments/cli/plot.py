@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 import pandas as pd
 from canfield.experiments.cli.errors import fail
+from canfield.experiments.cli.outputs import writable_dir, writing
 from canfield.experiments.report import load_runs
 from canfield.experiments.sweep import SweepError
 
@@ -28,7 +29,8 @@ def write(df: pd.DataFrame, out_dir: str) -> None:
     # not whenever `canfield --help` lists this command
     from canfield.experiments.plots import write_plots
 
-    paths = write_plots(df, Path(out_dir))
+    with writing(out_dir):
+        paths = write_plots(df, Path(out_dir))
     click.echo(f"wrote {len(paths)} plot files to {out_dir}", err=True)
 
 
@@ -43,4 +45,6 @@ def write(df: pd.DataFrame, out_dir: str) -> None:
 )
 def plot_cmd(runs: tuple[str, ...], out_dir: str) -> None:
     """Plots (PNG and SVG) for one or more run folders."""
-    write(load(runs), out_dir)
+    df = load(runs)
+    writable_dir(out_dir, "--out")
+    write(df, out_dir)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+
 import click
 from canfield.experiments.cli import plot
+from canfield.experiments.cli.outputs import writable_dir, writing
 from canfield.experiments.report import build_report
 
 
@@ -23,13 +26,31 @@ from canfield.experiments.report import build_report
     type=click.Path(file_okay=False),
     help="Also write the plots (PNG and SVG) here.",
 )
-def report_cmd(runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None) -> None:
-    """Win-rate tables for one or more run folders."""
+@click.option(
+    "--wide",
+    is_flag=True,
+    help="Print each table whole, not cut into column groups to fit the terminal.",
+)
+def report_cmd(
+    runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None, wide: bool
+) -> None:
+    """Win-rate tables for one or more run folders.
+
+    A run folder with fewer rows than its run.json asks for is reported as
+    unfinished, with a warning on stderr.
+    """
     df = plot.load(runs)
+    # check every output before the tables are printed: nothing half done
+    for option, folder in (("--out", out_dir), ("--plots", plots_dir)):
+        if folder:
+            writable_dir(folder, option)
     rep = build_report(df)
-    click.echo(rep.to_text())
+    for count in rep.unfinished():
+        click.echo(f"warning: {count.warning()}", err=True)
+    click.echo(rep.to_text(None if wide else shutil.get_terminal_size().columns))
     if out_dir:
-        written = rep.write(out_dir)
+        with writing(out_dir):
+            written = rep.write(out_dir)
         click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
     if plots_dir:
         plot.write(df, plots_dir)

@@ -1,0 +1,77 @@
+"""``canfield bench``: where results go, and bad places or profiles as one error line."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from canfield.experiments.bench import engine
+from canfield.experiments.cli import main
+from click.testing import CliRunner
+from test_report_cli import one_error_line
+
+QUICK_ENGINE = ["bench", "engine", "--seconds", "0.05", "--pool", "20", "--reps", "1"]
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture
+def cwd(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_engine_writes_a_run_folder_of_the_current_directory(cwd):
+    r = run(*QUICK_ENGINE, "--no-reference")
+    assert r.exit_code == 0, r.output
+    assert json.loads((cwd / "results/runs/bench/engine.json").read_text())["rows"]
+    assert not (cwd / "results" / "bench").exists()
+    # never beside the module: an installed package lives in site-packages
+    assert not (Path(engine.__file__).resolve().parents[1] / "results").exists()
+
+
+def test_publish_writes_results_bench_of_a_checkout_only(cwd):
+    one_error_line(run(*QUICK_ENGINE, "--publish"), "--publish", "checkout")
+    assert not (cwd / "results").exists()
+    (cwd / "results" / "bench").mkdir(parents=True)
+    r = run(*QUICK_ENGINE, "--no-reference", "--publish")
+    assert r.exit_code == 0, r.output
+    assert (cwd / "results" / "bench" / "engine.json").is_file()
+    one_error_line(run(*QUICK_ENGINE, "--publish", "--out", "x.json"), "not both")
+
+
+def test_engine_finds_the_reference_rules_of_the_checkout():
+    assert (engine.CHECKOUT / "tests" / "reference_rules.py").is_file()
+
+
+@pytest.mark.parametrize("name", ["engine", "solver", "layers", "pruning", "players"])
+def test_an_unwritable_out_fails_before_any_work(name, tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    one_error_line(run("bench", name, "--out", str(blocker / "r.csv")), "cannot write", "--out")
+    one_error_line(run("bench", name, "--out", str(tmp_path)), "is a folder")
+
+
+def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
+    out = tmp_path / "pruning.csv"
+    r = run(
+        "bench",
+        "pruning",
+        "--profiles",
+        "storehouse:passes=3,space=any",
+        "--deals",
+        "0:1",
+        "--nodes",
+        "200",
+        "--out",
+        str(out),
+    )
+    assert r.exit_code == 0, r.output
+    with out.open() as fh:
+        profiles = {row["profile"] for row in csv.DictReader(fh)}
+    assert profiles == {"storehouse:passes=3,space=any"}
+    one_error_line(run("bench", "solver", "--profiles", "strict,nope", "--out", str(out)), "nope")

@@ -1,0 +1,76 @@
+"""``canfield report`` and ``canfield plot``: where they write, what they warn about."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from canfield.experiments.cli import main
+from click.testing import CliRunner
+from test_report import make_rows, make_run
+
+
+def run(*args: str, columns: int = 80):
+    return CliRunner().invoke(main, list(args), env={"COLUMNS": str(columns)})
+
+
+def one_error_line(result, *fragments: str) -> str:
+    """Exit code 2, one ``error:`` line on stderr, nothing on stdout, no traceback."""
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture
+def full_run(tmp_path) -> Path:
+    return make_run(tmp_path / "run", make_rows(), ("strict", "hevagames"))
+
+
+@pytest.fixture
+def a_file(tmp_path) -> Path:
+    path = tmp_path / "a_file"
+    path.write_text("not a folder\n")
+    return path
+
+
+def test_report_of_a_file_wants_a_run_folder(a_file, tmp_path):
+    one_error_line(run("report", str(a_file)), "is a file, not a run folder")
+    one_error_line(run("plot", str(a_file), "--out", str(tmp_path / "p")), "not a run folder")
+    one_error_line(run("report", str(tmp_path / "nowhere")), "not a run folder: it does not exist")
+    assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.parametrize("option", ["--out", "--plots"])
+def test_report_to_an_unwritable_folder_prints_nothing_first(full_run, a_file, option):
+    # a folder beneath a file can never be made, whoever runs the test
+    one_error_line(run("report", str(full_run), option, str(a_file / "sub")), option)
+
+
+def test_plot_to_an_unwritable_folder(full_run, a_file):
+    one_error_line(run("plot", str(full_run), "--out", str(a_file / "sub")), "cannot write")
+
+
+def test_report_fits_the_terminal_unless_wide(full_run):
+    narrow = run("report", str(full_run), columns=80)
+    assert narrow.exit_code == 0, narrow.output
+    assert max(map(len, narrow.stdout.splitlines())) <= 80
+    wide = run("report", str(full_run), "--wide", columns=80)
+    assert max(map(len, wide.stdout.splitlines())) > 150
+    assert "60.0 .. 80.0" in narrow.stdout and "60.0 .. 80.0" in wide.stdout
+
+
+def test_report_warns_about_an_unfinished_run(tmp_path):
+    half = make_run(tmp_path / "half", make_rows(("strict",)), ("strict", "hevagames"))
+    full = make_run(tmp_path / "full", make_rows(("strict",)), ("strict",))
+    r = run("report", str(half), str(full), "--out", str(tmp_path / "rep"))
+    assert r.exit_code == 0, r.output
+    warnings = [line for line in r.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == ["warning: run half holds 10 of 20 rows (unfinished)"]
+    assert r.stdout.splitlines()[0] == "runs: half (unfinished: 10 of 20 rows), full"
+    assert "Unfinished runs" in (tmp_path / "rep" / "report.md").read_text()
