@@ -15,6 +15,7 @@ from canfield.engine.cards import (
     suit_of,
 )
 from canfield.engine.deals import deal_cards
+from test_cli import assert_user_error, run
 
 
 def test_card_index_is_suit_times_13_plus_rank():
@@ -87,5 +88,11 @@ def test_parse_deck_errors():
         parse_deck(text[:51] + ["XX"])
 
 
-def test_card_error_is_a_value_error():
-    assert issubclass(CardError, ValueError)
+def test_bad_card_on_the_command_line_is_one_error_line():
+    """The command line reports a bad ``--cards`` deal with the reader's own
+    reason, as one ``error:`` line and exit code 2, never a traceback."""
+    text = cards_str(deal_cards(0)).replace("TH", "1H")
+    with pytest.raises(CardError) as raised:
+        parse_deck(text)
+    line = assert_user_error(run("replay", "--cards", text, "-", input="draw\n"))
+    assert line == f"error: {raised.value}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from canfield.engine.cards import cards_str, parse_deck
 from canfield.engine.deals import MAX_DEAL, DealNumberError, deal_cards, splitmix64
+from test_cli import assert_user_error, run
 
 VECTORS = {
     0: "8S JH 9C 2S 2D QD 6S TC 3D AC JC 7C 9H 8C QS KH 5H 2C 3H 5C AH 6C 4S TD 5D 8H 8D "
@@ -54,5 +55,9 @@ def test_deal_number_out_of_range(bad):
         deal_cards(bad)
 
 
-def test_deal_number_error_is_a_value_error():
-    assert issubclass(DealNumberError, ValueError)
+@pytest.mark.parametrize("bad", ["99999999999999999999999", str(MAX_DEAL)])
+def test_bad_deal_number_on_the_command_line_is_one_error_line(bad):
+    """``canfield deal N`` out of range says why in one ``error:`` line, exit 2."""
+    with pytest.raises(DealNumberError) as raised:
+        deal_cards(int(bad))
+    assert assert_user_error(run("deal", bad)) == f"error: {raised.value}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from canfield.engine.cards import parse_card
 from canfield.engine.notation import Move, NotationError, Pick, parse_move, read_moves
+from test_cli import assert_user_error, run
 
 
 def all_move_texts() -> list[str]:
@@ -133,5 +134,11 @@ def test_read_moves_error_names_the_line():
         read_moves("draw\n# comment\nT1>Q\nW>F\n")
 
 
-def test_notation_error_is_a_value_error():
-    assert issubclass(NotationError, ValueError)
+def test_bad_move_line_on_the_command_line_is_one_error_line():
+    """``canfield replay`` names the unreadable line in one ``error:`` line,
+    exit code 2, never a traceback."""
+    moves = "draw\n# comment\nT1>Q\nW>F\n"
+    with pytest.raises(NotationError) as raised:
+        read_moves(moves)
+    line = assert_user_error(run("replay", "--deal", "1", "-", input=moves))
+    assert line == f"error: {raised.value}"

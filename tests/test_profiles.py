@@ -17,6 +17,7 @@ from canfield.engine.profiles import (
     all_presets,
     parse_profile,
 )
+from test_cli import assert_user_error, run
 
 
 def test_rules_md_preset_table():
@@ -175,8 +176,13 @@ def test_bad_profiles_raise(text, match):
         parse_profile(text)
 
 
-def test_profile_error_is_a_value_error():
-    assert issubclass(ProfileError, ValueError)
+@pytest.mark.parametrize("text", ["nosuch", "strict:draw=2", "cardgames:colour=red"])
+def test_bad_profile_on_the_command_line_is_one_error_line(text):
+    """``-p`` with a bad profile gives the parser's reason as one ``error:``
+    line and exit code 2, never a traceback."""
+    with pytest.raises(ProfileError) as raised:
+        parse_profile(text)
+    assert assert_user_error(run("deal", "1", "-p", text)) == f"error: {raised.value}"
 
 
 def test_profile_passes_through():

@@ -1,0 +1,162 @@
+"""Rerun part of the suite as plain Python for coverage, and with bounds checks.
+
+Compiled kernels are invisible to ``coverage``, so the kernel lines are only
+measured when ``NUMBA_DISABLE_JIT=1`` turns every ``@njit`` into the Python
+function it decorates. Python is some hundred times slower than the compiled
+kernels, so only a subset runs that way, chosen to visit every kind of kernel
+in seconds:
+
+* ``tests/test_rules.py``: hand-built positions for every rule of RULES.md, so
+  nearly every branch of ``engine/core.py`` (move generation, apply, auto-fill,
+  the blocked test, canonical keys) runs, each on a tiny position;
+* ``tests/test_core_vs_reference.py``: arbitrary positions, canonical keys and
+  one random game (cardgames-draw1: worry and runs), checked against the slow
+  reference;
+* ``tests/test_kernel.py`` and ``tests/test_bound.py`` on the positions they
+  build: the solver's macro-move generator and the banked bound;
+* ``tests/test_solver.py`` and ``tests/test_layers.py`` on hand-made cases and a
+  few late positions (strict, superior, storehouse): the depth-first search
+  (``solver/dfs_run.py``) and the layered one end to end.
+
+Left out, because each takes from seconds to many minutes as Python and adds
+hardly a line: whole-deal solves, deep games, brute force on tangled or
+passes=2 positions, the dominator census. Measured when chosen (2 cores shared
+with other jobs): about 95 s of CPU under coverage, 91% of the measured lines.
+
+The bounds-check run recompiles the kernels with ``NUMBA_BOUNDSCHECK=1`` in a
+fresh cache folder, so an index past the end of an array raises instead of
+reading or writing a neighbour's memory. Compiling is most of its time (about
+30 s of CPU), so it runs only random play under every preset (the engine
+kernels) and four late positions through both searches (their tables).
+
+``python tests/jit_off.py`` runs the coverage subset and prints the table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Set in the child runs: a suite started inside one must not start them again.
+NESTED = "CANFIELD_IN_JIT_OFF_RUN"
+
+NOJIT_TESTS = [
+    "tests/test_rules.py",
+    "tests/test_core_vs_reference.py",
+    "tests/test_kernel.py",
+    "tests/test_bound.py",
+    "tests/test_solver.py",
+    "tests/test_layers.py",
+]
+# Left out (each takes from several seconds to many minutes as Python, and
+# adds no line the rest misses): deep games, brute force on tangled positions
+# and late in passes=2 games, the dominator census, the layers' memory budget,
+# late positions of cardgames, hevagames and passes=2, and every whole-deal
+# solve (tests/test_dfs_run.py, tests/test_probes.py, the deal lists).
+NOJIT_SELECT = " or ".join(
+    [
+        "test_rules",
+        "(test_core_vs_reference and (arbitrary or canonical_key or mutations"
+        " or (playout_agrees and draw1)))",
+        "(test_kernel and not dominators)",
+        "(test_bound and not brute_force_best_on_tangled and not (late_in_games and passes))",
+        "(test_solver and (few_moves or already_blocked or known_by_hand or only_the_waste"
+        " or budget_strings or tiny_budget or table_memory"
+        " or (late_positions and (strict or superior or storehouse) and not passes)))",
+        "(test_layers and (refuse_worry or unknown_strategy or tiny_budget or state_from_key"
+        " or (late_positions and (strict or superior) and not passes)))",
+    ]
+)
+
+# Compiling is most of this run's time: these few tests reach the engine
+# kernels and both searches' tables.
+BOUNDSCHECK_TESTS = ["tests/test_rules.py", "tests/test_solver.py", "tests/test_layers.py"]
+BOUNDSCHECK_SELECT = (
+    "test_invariants_in_random_play or (late_positions and (strict or superior) and not passes)"
+)
+
+MEASURED = ["engine/core.py", "solver/*.py"]
+# Line coverage the no-JIT run reaches (measured when the subset was chosen,
+# rounded down a few points): a fall means a kernel lost the tests that ran it.
+FLOORS = {"engine/core.py": 90.0, "solver/bound.py": 95.0, "TOTAL": 85.0}
+
+
+def _pytest(tests: list[str], select: str) -> list[str]:
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
+    return args + (["-k", select] if select else [])
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {**os.environ, NESTED: "1", **extra}
+
+
+def run_without_jit(workdir: Path) -> tuple[subprocess.CompletedProcess, dict[str, float]]:
+    """Run the no-JIT subset under coverage; return the run and the line
+    coverage of each measured file in percent (plus ``TOTAL``)."""
+    data = workdir / ".coverage"
+    report = workdir / "coverage.json"
+    include = ",".join(str(ROOT / m) for m in MEASURED)
+    cov = [sys.executable, "-m", "coverage"]
+    run = [*cov, "run", f"--data-file={data}", f"--include={include}", "-m"]
+    proc = subprocess.run(
+        run + _pytest(NOJIT_TESTS, NOJIT_SELECT)[2:],
+        cwd=ROOT,
+        env=_env(NUMBA_DISABLE_JIT="1"),
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        return proc, {}
+    subprocess.run(
+        [*cov, "json", f"--data-file={data}", "-o", str(report), "-q"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    summary = json.loads(report.read_text())
+    percent = {
+        Path(name).resolve().relative_to(ROOT).as_posix(): info["summary"]["percent_covered"]
+        for name, info in summary["files"].items()
+    }
+    percent["TOTAL"] = summary["totals"]["percent_covered"]
+    return proc, percent
+
+
+def run_with_boundscheck(cache: Path) -> subprocess.CompletedProcess:
+    """Run the bounds-check subset, compiled afresh into ``cache``."""
+    env = _env(NUMBA_BOUNDSCHECK="1", CANFIELD_NUMBA_CACHE=str(cache))
+    return subprocess.run(
+        _pytest(BOUNDSCHECK_TESTS, BOUNDSCHECK_SELECT),
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def coverage_table(percent: dict[str, float]) -> str:
+    """One line a file, ``TOTAL`` last."""
+    names = sorted(n for n in percent if n != "TOTAL") + ["TOTAL"]
+    return "\n".join(f"{n:<20} {percent[n]:5.1f}%" for n in names if n in percent)
+
+
+def main() -> int:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, percent = run_without_jit(Path(tmp))
+    if proc.returncode != 0:
+        print(proc.stdout[-4000:], proc.stderr[-4000:], sep="\n")
+        return proc.returncode
+    print("line coverage with NUMBA_DISABLE_JIT=1:")
+    print(coverage_table(percent))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
