@@ -17,7 +17,7 @@ from pathlib import Path as _Path
 # (an editable install elsewhere, or a second work tree, never shadows it).
 _root = _Path(__file__).resolve().parent.parent
 if (_root / "pyproject.toml").is_file() and (_root / "engine" / "core.py").is_file():
-    __path__.append(str(_root))  # noqa: F821 (a package's __path__ is defined)
+    __path__.append(str(_root))
 
 from canfield.engine.version import __version__  # noqa: E402
 

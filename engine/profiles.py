@@ -134,8 +134,4 @@ def parse_profile(text: str | Profile | None = None) -> Profile:
     return replace(profile, **changes)
 
 
-def all_presets() -> list[Profile]:
-    return list(PRESETS.values())
-
-
 assert tuple(f.name for f in fields(Profile))[1:] == OPTION_ORDER

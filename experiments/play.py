@@ -130,11 +130,3 @@ def play_game(
         seconds=time.perf_counter() - t0,
         stock_known=stock_known,
     )
-
-
-def replay(record: GameRecord) -> Position:
-    """Replay a record's moves with the engine; raises if one is illegal."""
-    pos = Position.from_deal(record.deal, record.profile)
-    for m in record.moves:
-        pos = pos.apply(m)
-    return pos

@@ -9,8 +9,6 @@
 
 from __future__ import annotations
 
-import ast
-import importlib
 import subprocess
 import sys
 
@@ -18,7 +16,6 @@ import pytest
 from import_graph import ROOT, find_cycles, import_graph
 
 FOLDERS = ["canfield", "engine", "solver", "experiments"]
-RESTRUCTURE = "until the issue-11 restructure lands"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -27,27 +24,24 @@ def _run(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.mark.xfail(strict=False, reason=RESTRUCTURE)
 def test_no_dead_code():
     pytest.importorskip("vulture")
     whitelist = "tests/vulture_whitelist.py"
-    r = _run("vulture", *FOLDERS, whitelist, "--min-confidence", "60")
+    # click finds commands through their decorators, never by a call
+    commands = "@click.command,@click.group,@*.command,@*.group"
+    r = _run(
+        "vulture", *FOLDERS, whitelist, "--min-confidence", "60", "--ignore-decorators", commands
+    )
     assert r.returncode == 0, f"vulture finds unused code:\n{r.stdout}{r.stderr}"
 
 
-def test_whitelist_imports_what_exists():
-    """An entry for a name since deleted or moved would hide nothing: every
-    project name the whitelist imports must still be where it says."""
-    tree = ast.parse((ROOT / "tests/vulture_whitelist.py").read_text())
-    stale = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module.startswith("canfield"):
-            module = importlib.import_module(node.module)
-            stale += [f"{node.module}.{a.name}" for a in node.names if not hasattr(module, a.name)]
-    assert not stale, f"tests/vulture_whitelist.py names what no longer exists: {stale}"
+def test_whitelist_names_what_exists():
+    """An entry for a name since deleted or moved would hide nothing: running the
+    whitelist imports each module and reads each attribute it names."""
+    path = ROOT / "tests/vulture_whitelist.py"
+    exec(compile(path.read_text(), str(path), "exec"), {})
 
 
-@pytest.mark.xfail(strict=False, reason=RESTRUCTURE)
 def test_no_unused_noqa():
     r = _run("ruff", "check", "--extend-select", "RUF100", "--output-format", "concise", ".")
     assert r.returncode == 0, f"ruff finds noqa comments that silence nothing:\n{r.stdout}"
@@ -89,7 +83,6 @@ def test_import_graph_sees_the_project():
     assert "canfield.engine.core" in graph["canfield.engine.position"]
 
 
-@pytest.mark.xfail(strict=False, reason=RESTRUCTURE)
 def test_no_import_cycles():
     cycles = find_cycles(import_graph())
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)

@@ -7,12 +7,20 @@ import statistics
 import pytest
 from canfield.engine.notation import Move
 from canfield.engine.position import Position
-from canfield.experiments.play import IllegalPlayerMove, play_game, replay
+from canfield.experiments.play import GameRecord, IllegalPlayerMove, play_game
 from canfield.experiments.players import GreedyPlayer, PimcPlayer, Player, RandomPlayer
 from canfield.solver.search import solve
 
 # strict deals the solver wins in a few milliseconds (checked below, not assumed)
 QUICK_WINS = (2, 3, 8, 10)
+
+
+def replay(record: GameRecord) -> Position:
+    """Replay a record's moves with the engine; raises if one is illegal."""
+    pos = Position.from_deal(record.deal, record.profile)
+    for m in record.moves:
+        pos = pos.apply(m)
+    return pos
 
 
 def _check_record(rec, profile="strict"):

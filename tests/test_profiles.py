@@ -14,7 +14,6 @@ from canfield.engine.profiles import (
     UNLIMITED,
     Profile,
     ProfileError,
-    all_presets,
     parse_profile,
 )
 from test_cli import assert_user_error, run
@@ -77,7 +76,7 @@ def test_solvitaire_is_hevagames_with_wrap_base():
 
 
 def test_wrap_is_ak_in_every_other_preset():
-    for p in all_presets():
+    for p in PRESETS.values():
         assert p.wrap == ("base" if p.preset == "solvitaire" else "ak")
 
 
@@ -188,3 +187,19 @@ def test_bad_profile_on_the_command_line_is_one_error_line(text):
 def test_profile_passes_through():
     p = parse_profile("rainbow")
     assert parse_profile(p) is p
+
+
+def test_the_cores_option_codes_are_the_choices_indices():
+    """The kernels compare rule codes with named constants; each must be the
+    index of its choice in ``CHOICES``, which ``Position`` packs the rules by."""
+    from canfield.engine import core
+    from canfield.engine.profiles import CHOICES
+
+    named = {
+        "moves": {"whole": core.MOVES_WHOLE, "any": core.MOVES_ANY},
+        "space": {"waste": core.SPACE_WASTE, "any": core.SPACE_ANY},
+        "wrap": {"ak": core.WRAP_AK, "base": core.WRAP_BASE},
+    }
+    for option, codes in named.items():
+        for choice, code in codes.items():
+            assert CHOICES[option].index(choice) == code, (option, choice)

@@ -213,7 +213,7 @@ def run_batch(
                 )
             else:
                 rows.append(play_row(int(deal), profile, player, player_options, memory))
-        except Exception as exc:  # noqa: BLE001 - re-raised with the deal named
+        except Exception as exc:
             raise SolveFailed(
                 f"deal {deal} profile {profile}: {type(exc).__name__}: {exc}"
             ) from exc

@@ -294,7 +294,7 @@ def _read_parts(parts: list[Path]) -> pd.DataFrame:
 def _read_part(path: Path) -> pd.DataFrame:
     try:
         table = pq.read_table(path)
-    except Exception as exc:  # noqa: BLE001 - any read failure means damage
+    except Exception as exc:
         why = (str(exc).splitlines() or [""])[0]
         raise SweepError(
             f"damaged part {path}: {type(exc).__name__}: {why}"
