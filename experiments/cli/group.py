@@ -1,4 +1,9 @@
-"""The click group of ``canfield``: commands loaded on first use, one-line errors."""
+"""The click group of ``canfield``: commands loaded on first use, one-line errors.
+
+It also refuses an option given twice (``--deal 5 --deal 6`` once solved deal 6
+without a word) and turns Ctrl-C into one ``interrupted`` line and exit code
+130.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,9 @@ import sys
 
 import click
 from canfield.experiments.cli.errors import USER_ERRORS, UserError, error_line
+
+#: Exit code of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPT_EXIT = 130
 
 # click >= 8.2 signals "group called without a command" with this error; it
 # prints the help, not an error line
@@ -39,17 +47,29 @@ class CanfieldGroup(click.Group):
             self.add_command(cmd, name)
         return cmd
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None:
+            reject_repeats(cmd, ctx, name or "", rest)
+        return name, cmd, rest
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except USER_ERRORS as exc:
             raise UserError(str(exc)) from None
+        except KeyboardInterrupt:
+            # click would print a blank line and "Aborted!"; one line is enough
+            raise UserError("interrupted", INTERRUPT_EXIT) from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
+        except KeyboardInterrupt:  # while a command was being loaded
+            click.echo("error: interrupted", err=True)
+            sys.exit(INTERRUPT_EXIT)
         except click.exceptions.Abort:
             click.echo("error: aborted", err=True)
             sys.exit(1)
@@ -60,3 +80,39 @@ class CanfieldGroup(click.Group):
             click.echo(error_line(exc), err=True)
             sys.exit(exc.exit_code)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def reject_repeats(cmd: click.Command, parent: click.Context, name: str, args: list[str]) -> None:
+    """Refuse an option of ``cmd`` (or of its subcommand) given more than once.
+
+    click keeps the last value of a repeated single-valued option; here it is
+    a usage error. Options that collect values (``multiple``, ``count``) and
+    eager ones (``--help``) may repeat. Arguments click cannot parse are left
+    for its own parse to report.
+
+    Raises
+    ------
+    click.UsageError
+        Naming the repeated option.
+    """
+    ctx = cmd.make_context(name, [], parent=parent, resilient_parsing=True)
+    try:
+        _, rest, order = cmd.make_parser(ctx).parse_args(args=list(args))
+    except click.ClickException:
+        return
+    seen: set[str] = set()
+    for param in order:
+        single = isinstance(param, click.Option) and not (
+            param.multiple or param.count or param.is_eager
+        )
+        if single and param.name in seen:
+            raise click.UsageError(
+                f"{' / '.join(param.opts + param.secondary_opts)} given more than once; "
+                "give it once",
+                ctx,
+            )
+        seen.add(param.name or "")
+    if isinstance(cmd, click.Group) and rest:
+        sub = cmd.get_command(ctx, rest[0])
+        if sub is not None:
+            reject_repeats(sub, ctx, rest[0], rest[1:])
