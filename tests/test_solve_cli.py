@@ -202,3 +202,115 @@ def test_a_profile_conflict_or_unknown_file_profile_is_one_error_line(tmp_path):
         res = run("--position", str(path), "--nodes", "20000")
         assert res.exit_code == 2, res.output
         assert "nosuch" in res.output and "Traceback" not in res.output
+
+
+# ---- where each result came from ------------------------------------------------------
+
+
+def test_each_result_names_its_file_line_and_deal_or_position(tmp_path):
+    pos_path = tmp_path / "p.txt"
+    pos_path.write_text(position_to_text(Position.from_deal(3, "strict")))
+    cards = cards_str(deal_cards(2))
+    batch = tmp_path / "batch.txt"
+    batch.write_text(f"# three solves\n4\n\n{cards}\n{pos_path}\n")
+    res = run("--file", str(batch), "--json", "--nodes", "20000")
+    assert res.exit_code == 0, res.output
+    sources = [json.loads(x)["source"] for x in res.output.splitlines()]
+    assert sources == [
+        {"deal": 4, "file": str(batch), "line": 2},
+        {"cards": cards, "file": str(batch), "line": 4},
+        {"position": str(pos_path), "file": str(batch), "line": 5},
+    ]
+    human = run("--file", str(batch), "--nodes", "20000").output
+    headers = [x for x in human.splitlines() if x.startswith("# file")]
+    assert headers[0].startswith(f"# file {batch}  line 2  deal 4  profile strict  lost")
+    assert headers[1].startswith(f"# file {batch}  line 4  cards {cards}  profile strict")
+    assert headers[2].startswith(f"# file {batch}  line 5  position {pos_path}  profile strict")
+    single = json.loads(run("--deal", "4", "--json", "--nodes", "20000").output)
+    assert single["source"] == {"deal": 4}
+
+
+def test_a_file_with_nothing_to_solve_is_an_error(tmp_path):
+    for text in ("", "# only a comment\n\n"):
+        empty = tmp_path / "empty.txt"
+        empty.write_text(text)
+        res = run("--file", str(empty))
+        assert res.exit_code == 2 and res.stdout == ""
+        assert res.stderr == f"error: {empty} names no deal or position to solve\n"
+
+
+def test_the_deal_number_may_be_positional_and_the_profile_short():
+    a = json.loads(run("4", "-p", "strict", "--json").output)
+    b = json.loads(run("--deal", "4", "--profile", "strict", "--json").output)
+    assert (a["deal"], a["result"], a["banked"], a["nodes"]) == (4, "lost", 1, b["nodes"])
+    res = run("4", "--deal", "4")
+    assert res.exit_code == 2 and "exactly one of" in res.stderr
+
+
+# ---- replay reads what solve wrote ------------------------------------------------------
+
+
+def _replay(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, ["replay", *args], input=input)
+
+
+def test_a_hevagames_solution_replays_from_its_header_alone(tmp_path):
+    res = run("7", "-p", "hevagames", "--nodes", "2000000")
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[1].startswith("# deal 7  profile hevagames  won")
+    sol = tmp_path / "sol.txt"
+    sol.write_text(res.output)
+    for extra in ([], ["--deal", "7"], ["-p", "hevagames"], ["--cards", cards_str(deal_cards(7))]):
+        rep = _replay(*extra, str(sol))
+        assert rep.exit_code == 0, (extra, rep.output)
+        assert rep.output == "banked 52/52  won\n"
+    for extra, fragment in (
+        (["--deal", "8"], "solved on deal 7, not on the deal or position given"),
+        (["-p", "strict"], "solved under profile hevagames, not strict"),
+    ):
+        rep = _replay(*extra, str(sol))
+        assert rep.exit_code == 2 and rep.stdout == "", rep.output
+        assert rep.stderr.count("\n") == 1 and fragment in rep.stderr, rep.stderr
+
+
+def test_a_selective_solution_replays_with_the_pick_of_its_header(tmp_path):
+    for pick in ([], ["--pick", "5H"]):
+        res = run("1", "-p", "selective", "--budget", "10s", *pick)
+        assert res.exit_code == 0, res.output
+        assert "won" in res.output.splitlines()[1]
+        sol = tmp_path / "sol.txt"
+        sol.write_text(res.output)
+        rep = _replay(str(sol))
+        assert rep.exit_code == 0, (pick, rep.output)
+        assert rep.output == "banked 52/52  won\n"
+
+
+def test_a_position_solution_replays_from_its_header_or_position(tmp_path):
+    txt, js = _deal20_files(tmp_path, "hevagames")
+    for path in (txt, js):
+        res = run("--position", str(path), "--nodes", "20000")
+        assert res.exit_code == 0, res.output
+        assert res.output.splitlines()[1].startswith(f"# position {path}  profile hevagames  won")
+        sol = tmp_path / "sol.txt"
+        sol.write_text(res.output)
+        for extra in ([], ["--position", str(path)]):
+            rep = _replay(*extra, str(sol))
+            assert rep.exit_code == 0, (extra, rep.output)
+            assert rep.output == "banked 52/52  won\n"
+        rep = _replay("--deal", "21", str(sol))
+        assert rep.exit_code == 2 and "solved on position" in rep.stderr
+
+
+def test_replay_file_holds_one_deal_or_position_like_solve_file(tmp_path):
+    txt, _ = _deal20_files(tmp_path, "hevagames")
+    one = tmp_path / "one.txt"
+    one.write_text(f"# a position, as solve --file reads it\n{txt}\n")
+    rep = _replay("--file", str(one), "-", input="draw\n")
+    assert rep.exit_code == 0, rep.output
+    two = tmp_path / "two.txt"
+    two.write_text(f"4\n{txt}\n")
+    rep = _replay("--file", str(two), "-", input="draw\n")
+    assert rep.exit_code == 2 and rep.stdout == ""
+    assert rep.stderr == (
+        f"error: {two} holds 2 deals or positions; replay takes a file with exactly one\n"
+    )

@@ -4,9 +4,11 @@
 (``deal``, ``replay``, ``solve``, ``sweep``, ``report``, ``plot``, ``bench``,
 ``compare``) and is imported only when it runs or is listed, so
 ``canfield deal`` stays fast. Shared pieces: :mod:`.errors` (the one error
-policy: one ``error: ...`` line, exit code 2), :mod:`.group` (the lazy group),
-:mod:`.options` (options and input files of ``deal`` and ``replay``) and
-:mod:`.budgets` (time and memory budgets of the solver commands).
+policy: one ``error: ...`` line, exit code 2), :mod:`.group` (the lazy group; options given twice,
+Ctrl-C), :mod:`.options` (options of ``deal``, ``replay`` and ``solve``),
+:mod:`.sources` (the deal or position a result came from, ``--file`` lists),
+:mod:`.header` (the header line of ``solve``'s output that ``replay`` reads) and
+:mod:`.budgets` (time and memory budgets, with units, of the solver commands).
 """
 
 from __future__ import annotations
