@@ -22,15 +22,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numba
-
 _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("engine", "solver")
 _ENV = "CANFIELD_NUMBA_CACHE"
 
-#: Seconds a cold compile of the solver's kernels took (``canfield solve
-#: --deal 5`` with an empty cache, 2 busy cores: 33 s wall, 19 s CPU).
-COLD_COMPILE_SECONDS = 30
+#: Seconds a cold compile of the solver's kernels takes (``canfield solve
+#: --deal 5`` with an empty cache on 2 shared cores: 20 s at load 3, 33 s at
+#: load 6; 19 s of CPU).
+COLD_COMPILE_SECONDS = 25
+
+# the directory configure() chose
+_cache_dir: Path | None = None
 
 
 def source_digest() -> str:
@@ -76,12 +78,18 @@ def configure() -> Path:
                 f"warning: cannot write the numba cache {path} ({why}); "
                 "compiled kernels will not be kept\n"
             )
-    numba.config.CACHE_DIR = str(path)
+    global _cache_dir
+    _cache_dir = path
+    # numba reads the variable when it is imported; setting it here rather
+    # than importing numba keeps `canfield --help` and `canfield deal` fast
+    os.environ["NUMBA_CACHE_DIR"] = str(path)
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = str(path)
     return path
 
 
 def _marker(tag: str) -> Path:
-    return Path(numba.config.CACHE_DIR) / f"warm-{tag}"
+    return (_cache_dir or configure()) / f"warm-{tag}"
 
 
 def is_warm(tag: str) -> bool:

@@ -165,3 +165,25 @@ def test_an_unwritable_numba_cache_falls_back_with_one_warning(tmp_path):
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("warning: cannot write the numba cache")
     assert str(cache) in lines[0]
+
+
+def test_group_help_lists_every_command_without_importing_it():
+    import click as _click
+    from canfield.experiments.cli import COMMANDS, SUMMARIES
+
+    assert set(SUMMARIES) == set(COMMANDS)
+    ctx = _click.Context(main)
+    for name, summary in SUMMARIES.items():
+        cmd = main.get_command(ctx, name)
+        assert cmd.get_short_help_str(500) == summary, name
+    code = (
+        "import sys; from canfield.experiments.cli import main; "
+        "main(['--help'], standalone_mode=False); "
+        "print(sorted(m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+    assert "solve" in proc.stdout and "Print the 52 cards of deal N" in proc.stdout

@@ -11,7 +11,7 @@ import importlib
 import sys
 
 import click
-from canfield.experiments.cli.errors import USER_ERRORS, UserError, error_line
+from canfield.experiments.cli.errors import UserError, error_line, user_errors
 
 #: Exit code of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPT_EXIT = 130
@@ -28,13 +28,38 @@ class CanfieldGroup(click.Group):
     ----------
     lazy : dict
         Command name -> ``"module:attribute"``. A module is imported only when
-        its command runs or is listed, so ``canfield deal`` does not load the
-        solver, pandas or matplotlib.
+        its command runs, so ``canfield deal`` does not load the solver,
+        pandas or matplotlib.
+    summaries : dict
+        Command name -> its one-line help, listed by ``--help`` without
+        importing the command.
     """
 
-    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs):
+    def __init__(
+        self,
+        *args,
+        lazy: dict[str, str] | None = None,
+        summaries: dict[str, str] | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.lazy = lazy if lazy is not None else {}
+        self.summaries = summaries if summaries is not None else {}
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # as click.Group.format_commands, with a stand-in for a command not loaded
+        commands = []
+        for name in self.list_commands(ctx):
+            if name in self.summaries and name not in self.commands:
+                cmd = click.Command(name, help=self.summaries[name])
+            else:
+                cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                commands.append((name, cmd))
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            with formatter.section("Commands"):
+                formatter.write_dl([(n, cmd.get_short_help_str(limit)) for n, cmd in commands])
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
@@ -56,11 +81,13 @@ class CanfieldGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except USER_ERRORS as exc:
-            raise UserError(str(exc)) from None
         except KeyboardInterrupt:
             # click would print a blank line and "Aborted!"; one line is enough
             raise UserError("interrupted", INTERRUPT_EXIT) from None
+        except Exception as exc:
+            if isinstance(exc, user_errors()):
+                raise UserError(str(exc)) from None
+            raise
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:

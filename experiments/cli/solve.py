@@ -11,7 +11,7 @@ from canfield.engine.numba_cache import COLD_COMPILE_SECONDS, is_warm, mark_warm
 from canfield.engine.position import Position
 from canfield.engine.profiles import Profile, parse_profile
 from canfield.experiments.cli.budgets import budget_option, memory_option
-from canfield.experiments.cli.errors import USER_ERRORS, fail
+from canfield.experiments.cli.errors import fail, user_errors
 from canfield.experiments.cli.header import header_line
 from canfield.experiments.cli.options import PROFILE_HELP, check_pick, parse_pick
 from canfield.experiments.cli.sources import Source, cards_source, read_list
@@ -62,7 +62,7 @@ def _jobs(sources: list[Source], asked: Profile | None, pick: int | None, strate
     for src in sources:
         try:
             jobs.append(_job(src, asked, pick, strategy))
-        except (*USER_ERRORS, click.ClickException) as exc:
+        except (*user_errors(), click.ClickException) as exc:
             if src.file is None:
                 raise
             msg = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
