@@ -217,8 +217,8 @@ def test_replay_selective_pick_line_and_option():
         (["--cards", DEAL0.replace("TH", "1H")], "draw\n", "unknown card '1H'"),
         (["--deal", "0", "-p", "cardgames:worry=maybe"], "draw\n", "worry must be one of"),
         (["--deal", "0", "-p", "nope"], "draw\n", "unknown profile"),
-        ([], "draw\n", "exactly one of"),
-        (["--deal", "0", "--cards", DEAL0], "draw\n", "exactly one of"),
+        ([], "draw\n", "give one of"),
+        (["--deal", "0", "--cards", DEAL0], "draw\n", "only one of"),
         (["--deal", "0", "-p", "selective"], "draw\n", "selective needs a base pick"),
         (["--deal", "0"], "pick 5H\ndraw\n", "only for the selective profile"),
         (

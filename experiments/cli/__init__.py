@@ -4,9 +4,11 @@
 (``deal``, ``replay``, ``solve``, ``sweep``, ``report``, ``plot``, ``bench``,
 ``compare``) and is imported only when it runs or is listed, so
 ``canfield deal`` stays fast. Shared pieces: :mod:`.errors` (the one error
-policy: one ``error: ...`` line, exit code 2), :mod:`.group` (the lazy group),
-:mod:`.options` (options and input files of ``deal`` and ``replay``) and
-:mod:`.budgets` (time and memory budgets of the solver commands).
+policy: one ``error: ...`` line, exit code 2), :mod:`.group` (the lazy group; options given twice,
+Ctrl-C), :mod:`.options` (options of ``deal``, ``replay`` and ``solve``),
+:mod:`.sources` (the deal or position a result came from, ``--file`` lists),
+:mod:`.header` (the header line of ``solve``'s output that ``replay`` reads) and
+:mod:`.budgets` (time and memory budgets, with units, of the solver commands).
 """
 
 from __future__ import annotations
@@ -27,8 +29,28 @@ COMMANDS: dict[str, str] = {
     "compare": "canfield.experiments.cli.compare:compare_cmd",
 }
 
+#: Command name -> its one-line help, so ``canfield --help`` imports no
+#: command module (tests/test_cli_inputs.py keeps them equal to the commands').
+SUMMARIES: dict[str, str] = {
+    "deal": "Print the 52 cards of deal N (0 <= N < 2^64), top of the deck first.",
+    "replay": "Replay a move list (RULES.md section 6) on one deal or position and "
+    "report the result.",
+    "solve": "Solve deal N, or deals or positions: won (with a solution), lost (proof) or unknown.",
+    "sweep": "Solve (or play, with --player) every (deal, profile) into a resumable run "
+    "folder of Parquet parts.",
+    "report": "Win-rate tables for one or more run folders.",
+    "plot": "Plots (PNG and SVG) for one or more run folders.",
+    "bench": "Benchmarks (results go to results/bench/).",
+    "compare": "Our solver's verdicts against other solvers', deal by deal.",
+}
 
-@click.group(cls=CanfieldGroup, lazy=COMMANDS, context_settings={"max_content_width": 100})
+
+@click.group(
+    cls=CanfieldGroup,
+    lazy=COMMANDS,
+    summaries=SUMMARIES,
+    context_settings={"max_content_width": 100},
+)
 @click.version_option(__version__, "--version", prog_name="canfield")
 def main() -> None:
     """Canfield solitaire: an exact rules engine, a solver and research tools.

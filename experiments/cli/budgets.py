@@ -1,14 +1,131 @@
-"""The ``--budget`` and ``--memory`` options of the solver commands."""
+"""The ``--budget`` and ``--memory`` options of the solver commands.
+
+On the command line a budget must name its unit: ``--budget 50000`` (meant
+as ``--nodes 50000``?) would otherwise be read as 14 hours and ``--memory 10``
+as ten bytes. :data:`TIME_BUDGET` and :data:`MEMORY_SIZE` are the click types
+that say so; :func:`budget_option` and :func:`memory_option` are the options
+every solver command shares. The Python API (``solver.search``) still takes
+plain numbers.
+"""
 
 from __future__ import annotations
+
+import re
 
 import click
 from canfield.solver import config
 from canfield.solver.search import parse_bytes, parse_seconds
 
+# a number with nothing after it: a budget whose unit was left out
+_BARE_NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+
+
+def size_text(nbytes: int) -> str:
+    """``nbytes`` as the shortest exact ``GiB``/``MiB``/``KiB`` size, e.g. ``1GiB``."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes % scale == 0:
+            return f"{nbytes // scale}{unit}"
+    return f"{nbytes}B"
+
+
+#: The default ``--memory`` of ``solve``, ``sweep`` and ``bench``, as text.
+DEFAULT_MEMORY_TEXT = size_text(config.DEFAULT_MEMORY)
+
+
+def seconds_of(text: str | float) -> float:
+    """Seconds of a command-line time budget such as ``10s``, ``500ms`` or ``2m``.
+
+    Raises
+    ------
+    ValueError
+        For a bare number (no unit) or text that is not a time budget.
+    """
+    if isinstance(text, str) and _BARE_NUMBER.match(text):
+        raise ValueError(
+            f"a time budget needs a unit: {text.strip()}s or {text.strip()}m? "
+            "(write it like 10s, 500ms, 2m; a node budget is --nodes)"
+        )
+    return parse_seconds(text)
+
+
+def bytes_of(text: str | int) -> int:
+    """Bytes of a command-line memory size such as ``256MB`` or ``2GB``.
+
+    Raises
+    ------
+    ValueError
+        For a bare number (no unit), text that is not a size, or a table of
+        more than half of this machine's RAM.
+    """
+    if isinstance(text, str) and _BARE_NUMBER.match(text):
+        raise ValueError(
+            f"a memory size needs a unit: {text.strip()}MB or {text.strip()}GB? "
+            "(write it like 256MB or 2GB)"
+        )
+    nbytes = parse_bytes(text)
+    if nbytes > config.QUARTER_RAM * 2:
+        raise ValueError(
+            f"--memory {text} is more than half of this machine's RAM; pick a smaller table"
+        )
+    return nbytes
+
+
+class WithUnit(click.ParamType):
+    """A click type for a budget that must name its unit; a bare number is an error.
+
+    Parameters
+    ----------
+    name : str
+        The metavar in help texts.
+    kind : type
+        Values already of this type (a default given as a number) pass unchanged.
+    read : callable
+        Text to value; raises ValueError with the message the user sees.
+    """
+
+    def __init__(self, name: str, kind: type, read) -> None:
+        self.name = name
+        self.kind = kind
+        self.read = read
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, self.kind):
+            return value
+        try:
+            return self.read(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+#: ``type=`` of a ``--budget`` option (seconds) and of a ``--memory`` option (bytes).
+TIME_BUDGET = WithUnit("DURATION", float, seconds_of)
+MEMORY_SIZE = WithUnit("SIZE", int, bytes_of)
+
+
+def budget_option(default: str | None = f"{config.DEFAULT_SECONDS:g}s", help: str | None = None):
+    """The ``--budget`` option: a wall-clock budget with a unit, given as seconds."""
+    return click.option(
+        "--budget",
+        type=TIME_BUDGET,
+        default=default,
+        show_default=default is not None,
+        help=help or "Wall-clock budget per solve, e.g. 10s, 500ms or 2m.",
+    )
+
+
+def memory_option(help: str = "Most transposition-table memory per solve, e.g. 256MB or 2GB."):
+    """The ``--memory`` option, defaulting to ``solver.config.DEFAULT_MEMORY``, given as bytes."""
+    return click.option(
+        "--memory",
+        type=MEMORY_SIZE,
+        default=DEFAULT_MEMORY_TEXT,
+        show_default=True,
+        help=help,
+    )
+
 
 def budgets(budget: str, memory: str | None) -> tuple[float, int]:
-    """Seconds and table bytes of ``--budget`` and ``--memory``.
+    """Seconds and table bytes of ``--budget`` and ``--memory`` given as text.
 
     Parameters
     ----------
@@ -24,16 +141,10 @@ def budgets(budget: str, memory: str | None) -> tuple[float, int]:
     Raises
     ------
     click.UsageError
-        For a budget or size that cannot be read, or a table of more than half
-        of this machine's RAM.
+        For a budget or size that cannot be read or has no unit, or a table
+        of more than half of this machine's RAM.
     """
     try:
-        seconds = parse_seconds(budget)
-        mem = parse_bytes(memory) if memory else config.DEFAULT_MEMORY
+        return seconds_of(budget), bytes_of(memory) if memory else config.DEFAULT_MEMORY
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    if mem > config.QUARTER_RAM * 2:
-        raise click.UsageError(
-            f"--memory {memory} is more than half of this machine's RAM; pick a smaller table"
-        )
-    return seconds, mem

@@ -2,7 +2,7 @@
 
 Bad input never ends in a traceback: the project's user errors (a bad card,
 deal, deal number, profile, move or position, a missing file; see
-:data:`USER_ERRORS`) and click's own usage errors print **one**
+:func:`user_errors`) and click's own usage errors print **one**
 ``error: ...`` line on stderr and exit with :data:`USAGE_EXIT`. A command
 stops on bad input with :func:`fail`. Any other exception is a bug and keeps
 its traceback.
@@ -13,24 +13,31 @@ from __future__ import annotations
 from typing import NoReturn
 
 import click
-from canfield.engine.cards import CardError
-from canfield.engine.deals import DealNumberError
-from canfield.engine.notation import NotationError
-from canfield.engine.position import IllegalMove, PositionError
-from canfield.engine.profiles import ProfileError
 
 #: Exit code of bad input.
 USAGE_EXIT = 2
 
-#: Exceptions that mean "the user gave bad input": one line, exit code 2.
-USER_ERRORS: tuple[type[BaseException], ...] = (
-    CardError,
-    DealNumberError,
-    ProfileError,
-    NotationError,
-    IllegalMove,
-    PositionError,
-)
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions that mean "the user gave bad input": one line, exit code 2.
+
+    Imported on first use: the engine loads numba, which ``canfield --help``
+    and the group itself do not need.
+    """
+    from canfield.engine.cards import CardError
+    from canfield.engine.deals import DealNumberError
+    from canfield.engine.notation import NotationError
+    from canfield.engine.position import IllegalMove, PositionError
+    from canfield.engine.profiles import ProfileError
+
+    return (CardError, DealNumberError, ProfileError, NotationError, IllegalMove, PositionError)
+
+
+def __getattr__(name: str):
+    # USER_ERRORS, for modules that load the engine anyway
+    if name == "USER_ERRORS":
+        return user_errors()
+    raise AttributeError(name)
 
 
 def error_line(exc: click.ClickException) -> str:

@@ -1,4 +1,4 @@
-"""Options and inputs that ``canfield deal`` and ``canfield replay`` share."""
+"""Options and inputs that ``canfield deal``, ``replay`` and ``solve`` share."""
 
 from __future__ import annotations
 

@@ -2,67 +2,139 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
-from canfield.engine.cards import parse_deck
-from canfield.engine.deals import deal_cards
 from canfield.engine.notation import Pick, read_moves
-from canfield.engine.position import IllegalMove
-from canfield.engine.profiles import parse_profile
+from canfield.engine.position import IllegalMove, Position
+from canfield.engine.profiles import Profile, parse_profile
 from canfield.experiments.cli.errors import fail
+from canfield.experiments.cli.header import Header, find_header
 from canfield.experiments.cli.options import (
     PROFILE_HELP,
     check_pick,
     parse_pick,
     read_text,
     start_position,
-    strip_comments,
 )
+from canfield.experiments.cli.sources import Source, cards_source, read_one
+
+_NO_SOURCE = (
+    "give one of --deal N, --cards, --file F or --position P, or a move list that "
+    "starts with the header 'canfield solve' prints"
+)
+
+
+def _profile(option: str | None, header: Header | None) -> Profile | None:
+    """The --profile given, else the header's, else None; the two must agree."""
+    if option is None:
+        return parse_profile(header.profile) if header is not None else None
+    prof = parse_profile(option)
+    if header is not None and parse_profile(header.profile) != prof:
+        fail(
+            f"the move list was solved under profile {header.profile}, not "
+            f"{prof.canonical()}; drop --profile or make them agree"
+        )
+    return prof
+
+
+def _pick(option: str | None, header: Header | None, entries: list) -> int | None:
+    """The base pick of --pick, the header and the move list's 'pick' line, which must agree."""
+    picks = []
+    if option is not None:
+        picks.append((parse_pick(option), f"--pick {option}"))
+    if header is not None and header.pick is not None:
+        picks.append((parse_pick(header.pick), f"the header's 'pick {header.pick}'"))
+    if entries and isinstance(entries[0][2], Pick):
+        card = entries.pop(0)[2].card
+        picks.append((card, f"the move list's '{Pick(card)}'"))
+    for card, what in picks[1:]:
+        if card != picks[0][0]:
+            fail(f"{picks[0][1]} disagrees with {what}")
+    return picks[0][0] if picks else None
+
+
+def _header_position_path(source: Source, moves_path: str) -> Source:
+    """The header's position path, looked up next to the move list when not found as written."""
+    if source.position is None or Path(source.position).is_file() or moves_path == "-":
+        return source
+    beside = Path(moves_path).parent / source.position
+    return Source(position=str(beside)) if beside.is_file() else source
+
+
+def _start(source: Source, prof: Profile | None, pick: int | None) -> Position:
+    """The start position of ``source`` under ``prof`` (None: a position file's own, or strict)."""
+    if source.position is not None:
+        if pick is not None:
+            fail("a base pick is for a deal; a position file has its base already")
+        return source.read_position(prof)
+    prof = prof if prof is not None else parse_profile(None)
+    check_pick(prof, pick)
+    return start_position(source.deck(), source.deal, prof, pick)
 
 
 @click.command("replay")
 @click.argument("moves_path", metavar="MOVES")
-@click.option("--profile", "-p", default="strict", show_default=True, help=PROFILE_HELP)
+@click.option("--profile", "-p", default=None, help=PROFILE_HELP + " Default strict.")
 @click.option("--deal", "deal_number", type=int, metavar="N", help="Deal number.")
 @click.option("--cards", metavar="CARDS", help="The deal as 52 card tokens, top first.")
-@click.option("--file", "deal_file", metavar="F", help="A file holding one deal as 52 tokens.")
+@click.option(
+    "--file",
+    "deal_file",
+    metavar="F",
+    help="A file as 'solve --file' reads, holding exactly one deal or position.",
+)
+@click.option(
+    "--position",
+    "position_file",
+    metavar="P",
+    help="A position file: the text form or Solvitaire JSON (docs/formats.md).",
+)
 @click.option("--show", is_flag=True, help="Print every position along the way.")
 @click.option("--pick", metavar="CARD", help="Base card for the selective profile.")
 def replay_cmd(
     moves_path: str,
-    profile: str,
+    profile: str | None,
     deal_number: int | None,
     cards: str | None,
     deal_file: str | None,
+    position_file: str | None,
     show: bool,
     pick: str | None,
 ) -> None:
-    """Replay a move list (RULES.md section 6) on one deal and report the result.
+    """Replay a move list (RULES.md section 6) on one deal or position and report the result.
 
-    MOVES is a file of moves, one per line, or - for stdin. A first line
-    'pick CARD' chooses the base card under the selective profile. Ends with a
-    line such as 'banked 17/52  blocked' (won, blocked or playing); an illegal
-    move stops with 'error: move 7 (T1>T2x3): <reason>' and exit code 2.
+    MOVES is a file of moves, one per line, or - for stdin. The output of
+    'canfield solve' replays as it is: its header names the deal or position,
+    the profile and the pick (an option that disagrees is an error). A first
+    line 'pick CARD' chooses the base card under the selective profile. Ends
+    with a line such as 'banked 17/52  blocked' (won, blocked or playing); an
+    illegal move stops with 'error: move 7 (T1>T2x3): <reason>' and exit code 2.
     """
-    prof = parse_profile(profile)
-    given = [x is not None for x in (deal_number, cards, deal_file)]
-    if sum(given) != 1:
-        fail("give exactly one of --deal N, --cards '...', --file F")
+    given = [x is not None for x in (deal_number, cards, deal_file, position_file)]
+    if sum(given) > 1:
+        fail("give only one of --deal N, --cards '...', --file F, --position P")
+    text = read_text(moves_path)
+    header = find_header(text)
+    prof = _profile(profile, header)
     if deal_number is not None:
-        deck = deal_cards(deal_number)
+        source = Source(deal=deal_number)
+        source.deck()  # checks the range
     elif cards is not None:
-        deck = parse_deck(cards)
+        source = cards_source(cards)
+    elif deal_file is not None:
+        source = read_one(deal_file)
+    elif position_file is not None:
+        source = Source(position=position_file)
+    elif header is not None:
+        source = _header_position_path(header.source, moves_path)
     else:
-        deck = parse_deck(strip_comments(read_text(deal_file)))
-
-    entries = read_moves(read_text(moves_path))
-    picked = parse_pick(pick)
-    if entries and isinstance(entries[0][2], Pick):
-        file_pick = entries.pop(0)[2].card
-        if picked is not None and picked != file_pick:
-            fail(f"--pick {pick} disagrees with the move list's '{Pick(file_pick)}'")
-        picked = file_pick
-    check_pick(prof, picked)
-    pos = start_position(deck, deal_number, prof, picked)
+        fail(_NO_SOURCE)
+    entries = read_moves(text)
+    picked = _pick(pick, header, entries)
+    pos = _start(source, prof, picked)
+    if header is not None and source is not header.source:
+        _check_agrees(header, moves_path, pos, prof, picked)
 
     if show:
         click.echo("start")
@@ -81,3 +153,17 @@ def replay_cmd(
     if show:
         click.echo()
     click.echo(f"banked {pos.banked}/52  {pos.status()}")
+
+
+def _check_agrees(
+    header: Header, moves_path: str, pos: Position, prof: Profile | None, pick: int | None
+) -> None:
+    """Refuse a deal or position option that is not the one the header names."""
+    theirs = _header_position_path(header.source, moves_path)
+    if theirs.position is not None and not Path(theirs.position).is_file():
+        return  # the file named in the header is gone: nothing to compare with
+    if _start(theirs, prof, pick) != pos:
+        fail(
+            f"the move list was solved on {header.source.label()}, not on the deal or "
+            "position given; drop the option or make them agree"
+        )

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
-from pathlib import Path
+from dataclasses import dataclass
 
 import click
-from canfield.engine.cards import parse_card
-from canfield.engine.formats import read_position
-from canfield.engine.position import Position, PositionError
-from canfield.engine.profiles import parse_profile
-from canfield.experiments.cli.budgets import budgets
-from canfield.solver import config
+from canfield.engine.numba_cache import COLD_COMPILE_SECONDS, is_warm, mark_warm
+from canfield.engine.position import Position
+from canfield.engine.profiles import Profile, parse_profile
+from canfield.experiments.cli.budgets import budget_option, memory_option
+from canfield.experiments.cli.errors import fail, user_errors
+from canfield.experiments.cli.header import header_line
+from canfield.experiments.cli.options import PROFILE_HELP, check_pick, parse_pick
+from canfield.experiments.cli.sources import Source, cards_source, read_list
 from canfield.solver.search import (
     STRATEGIES,
     SolveResult,
@@ -24,33 +25,61 @@ from canfield.solver.search import (
 )
 
 
-def _solve_line(
-    line: str, profile: str | None, seconds: float, nodes, pick, opts: dict
-) -> SolveResult:
-    """One line of ``--file``: 52 card tokens, or a path to a position file.
+@dataclass(frozen=True)
+class _Job:
+    """One solve, checked before the solver compiles."""
 
-    ``profile`` is None unless ``--profile`` was given: a position file then
-    plays under its own profile line, and a deal under the default.
-    """
-    text = line.strip()
-    path = Path(text)
-    if len(text.split()) == 1 and path.exists():
-        return solve(read_position(path.read_text(), profile), seconds, nodes, **opts)
-    if len(text.split()) == 1:
-        raise PositionError(f"no such position file: {text}")
-    profile = parse_profile(profile).canonical()
-    if pick is not None:
-        pos = Position.from_deal(text, profile, pick=pick)
-        return solve(pos, seconds, nodes, **opts)
-    return solve_deal(text, profile, seconds, nodes, **opts)
+    source: Source
+    profile: Profile
+    #: None for a selective deal without --pick: every base pick is solved
+    position: Position | None
 
 
-def _print_human(r: SolveResult) -> None:
+def _job(source: Source, asked: Profile | None, pick: int | None, strategy: str) -> _Job:
+    """The solve of ``source``; ``asked`` is the --profile given, if any."""
+    if source.position is not None:
+        if pick is not None:
+            fail("--pick is for a deal; a position file has its base already")
+        pos = source.read_position(asked)
+        prof = pos.profile
+    else:
+        prof = asked if asked is not None else parse_profile(None)
+        check_pick(prof, pick)
+        deal = source.deal if source.deal is not None else source.cards
+        selective_all = prof.layout == "selective" and pick is None
+        pos = None if selective_all else Position.from_deal(deal, prof, pick=pick)
+    if strategy == "layers" and prof.worry == "yes":
+        fail(
+            f"--strategy layers needs worry=no ({prof.canonical()} lets cards come back, "
+            "so progress can fall); use --strategy dfs"
+        )
+    return _Job(source, prof, pos)
+
+
+def _jobs(sources: list[Source], asked: Profile | None, pick: int | None, strategy: str):
+    """Every job, or one error line naming the list line that is wrong."""
+    jobs = []
+    for src in sources:
+        try:
+            jobs.append(_job(src, asked, pick, strategy))
+        except (*user_errors(), click.ClickException) as exc:
+            if src.file is None:
+                raise
+            msg = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+            fail(f"{src.file} line {src.line}: {msg}")
+    return jobs
+
+
+def _run(job: _Job, seconds: float, nodes: int | None, opts: dict) -> SolveResult:
+    if job.position is not None:
+        return solve(job.position, seconds, nodes, **opts)
+    deal = job.source.deal if job.source.deal is not None else job.source.cards
+    return solve_deal(deal, job.profile.canonical(), seconds, nodes, **opts)
+
+
+def _print_human(r: SolveResult, source: Source) -> None:
     # every line but the moves starts with '#', so the whole output replays
-    where = f"deal {r.deal}" if r.deal is not None else "position"
-    click.echo(f"# {where}  {r.profile}  {r.result}  banked {r.banked}/52")
-    if r.pick:
-        click.echo(f"# base card picked: {r.pick}")
+    click.echo(header_line(source, r.profile, r.pick, r.result, r.banked))
     if r.result == "won":
         for i, line in enumerate(r.moves, 1):
             click.echo(f"{i:4d}. {line}")
@@ -66,14 +95,30 @@ def _print_human(r: SolveResult) -> None:
     )
 
 
+def _warm_up(strategy: str, as_json: bool) -> None:
+    """Compile the kernels (or load them from the cache), saying so when it is slow."""
+    tag = f"solve-{strategy}"
+    if not is_warm(tag):
+        click.echo(
+            f"compiling the solver (first run only, about {COLD_COMPILE_SECONDS} s)", err=True
+        )
+    t0 = time.perf_counter()
+    warm_up(strategy)
+    mark_warm(tag)
+    if not as_json:
+        click.echo(f"# compile/warm-up {time.perf_counter() - t0:.2f} s")
+
+
 @click.command("solve")
-@click.option("--deal", "deal", type=str, help="Deal number.")
+@click.argument("number", metavar="[N]", type=int, required=False)
+@click.option("--deal", "deal", type=int, metavar="N", help="Deal number (the same as N).")
 @click.option("--cards", "cards", help="The 52 cards of a deal, top of the deck first.")
 @click.option(
     "--file",
     "file",
     type=click.Path(dir_okay=False),
-    help="Deals or positions, one per line (52 tokens or a position file path); - for stdin.",
+    help="Deals or positions, one a line: 52 cards, a deal number or a position file's "
+    "path; - for stdin.",
 )
 @click.option(
     "--position",
@@ -83,19 +128,15 @@ def _print_human(r: SolveResult) -> None:
 )
 @click.option(
     "--profile",
+    "-p",
     default=None,
-    help="Rule profile (default strict; a position file's own profile line is used if it "
-    "has one, and must agree with this).",
+    help=PROFILE_HELP + " Default strict; a position file's own profile is used, "
+    "and must agree with this.",
 )
-@click.option("--pick", help="Selective only: solve just this base card.")
-@click.option(
-    "--budget",
-    default=f"{config.DEFAULT_SECONDS:g}s",
-    show_default=True,
-    help="Wall-clock budget per solve, e.g. 10s or 500ms.",
-)
+@click.option("--pick", metavar="CARD", help="Selective only: solve just this base card.")
+@budget_option()
 @click.option("--nodes", type=click.IntRange(min=1), help="Node budget per solve.")
-@click.option("--memory", help="Most transposition-table memory, e.g. 2GB (default 1GiB).")
+@memory_option()
 @click.option(
     "--prune",
     default="all",
@@ -120,82 +161,53 @@ def _print_human(r: SolveResult) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
 def solve_cmd(
-    deal,
-    cards,
-    file,
-    position_file,
-    profile,
-    pick,
-    budget,
-    nodes,
-    memory,
-    prune,
-    strategy,
-    probes,
-    as_json,
-):
-    """Solve deals or positions: won (with a solution), lost (proof) or unknown."""
-    parsed = parse_profile(profile)
-    prof = parsed.canonical()
+    number: int | None,
+    deal: int | None,
+    cards: str | None,
+    file: str | None,
+    position_file: str | None,
+    profile: str | None,
+    pick: str | None,
+    budget: float,
+    nodes: int | None,
+    memory: int,
+    prune: str,
+    strategy: str,
+    probes: bool,
+    as_json: bool,
+) -> None:
+    """Solve deal N, or deals or positions: won (with a solution), lost (proof) or unknown.
+
+    Every input is checked before the solver compiles. Each result names its
+    deal or position (and --file line); the human output replays as it is:
+    'canfield replay FILE' reads the deal, profile and pick from its header.
+    """
     # only an explicit --profile constrains a position file's own profile
-    asked = prof if profile is not None else None
-    if strategy == "layers" and parsed.worry == "yes":
-        raise click.UsageError(
-            f"--strategy layers needs worry=no ({prof} lets cards come back, so "
-            "progress can fall); use --strategy dfs"
-        )
-    seconds, mem = budgets(budget, memory)
+    asked = parse_profile(profile) if profile is not None else None
     rules = {"all": True, "none": False}.get(prune.strip().lower(), prune)
     try:
         prune_mask(rules)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    chosen = [x is not None for x in (deal, cards, file, position_file)]
-    if sum(chosen) != 1:
-        raise click.UsageError("give exactly one of --deal, --cards, --file or --position")
-    pick_card = parse_card(pick) if pick else None
-    opts = {"memory": mem, "prune": rules, "strategy": strategy, "probes": probes}
-    t0 = time.perf_counter()
-    warm_up(strategy)
-    compile_s = time.perf_counter() - t0
-    if not as_json:
-        click.echo(f"# compile/warm-up {compile_s:.2f} s")
-    if file is not None:
-        stream = sys.stdin if file == "-" else None
-        if stream is None and not Path(file).exists():
-            raise click.UsageError(f"no such file: {file}")
-        lines = (stream or open(file)).read().splitlines()
-        for lineno, line in enumerate(lines, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            try:
-                r = _solve_line(line, asked, seconds, nodes, pick_card, opts)
-            except ValueError as exc:
-                raise PositionError(f"line {lineno}: {exc}") from None
-            if as_json:
-                click.echo(json.dumps(r.to_json()))
-            else:
-                _print_human(r)
-        return
-    if position_file is not None:
-        r = solve(read_position(Path(position_file).read_text(), asked), seconds, nodes, **opts)
-    elif deal is not None:
-        try:
-            number = int(deal)
-        except ValueError:
-            raise click.UsageError(f"--deal takes a whole number, got {deal!r}") from None
-        if pick_card is not None:
-            pos = Position.from_deal(number, prof, pick=pick_card)
-            r = solve(pos, seconds, nodes, **opts)
-        else:
-            r = solve_deal(number, prof, seconds, nodes, **opts)
+    given = [x is not None for x in (number, deal, cards, file, position_file)]
+    if sum(given) != 1:
+        raise click.UsageError("give exactly one of N, --deal, --cards, --file or --position")
+    if number is not None or deal is not None:
+        sources = [Source(deal=number if number is not None else deal)]
+    elif cards is not None:
+        sources = [cards_source(cards)]
+    elif position_file is not None:
+        sources = [Source(position=position_file)]
     else:
-        if pick_card is not None:
-            pos = Position.from_deal(cards, prof, pick=pick_card)
-            r = solve(pos, seconds, nodes, **opts)
+        sources = read_list(file)
+        if not sources:
+            fail(f"{file} names no deal or position to solve")
+    jobs = _jobs(sources, asked, parse_pick(pick), strategy)
+    _warm_up(strategy, as_json)
+    opts = {"memory": memory, "prune": rules, "strategy": strategy, "probes": probes}
+    for job in jobs:
+        r = _run(job, budget, nodes, opts)
+        if as_json:
+            click.echo(json.dumps({**r.to_json(), "source": job.source.to_json()}))
         else:
-            r = solve_deal(cards, prof, seconds, nodes, **opts)
-    if as_json:
-        click.echo(json.dumps(r.to_json()))
-    else:
-        _print_human(r)
+            _print_human(r, job.source)
