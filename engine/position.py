@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from canfield.engine import core
 from canfield.engine.cards import RANKS, SUITS, card_str, parse_deck, rank_of, suit_of
 from canfield.engine.deals import deal_cards

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
+
 from canfield.engine.cards import RANKS
 from canfield.experiments.report import by_base_table, summary_table
-from matplotlib.figure import Figure
 
 FORMATS = ("png", "svg")
 

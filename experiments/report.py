@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+
 from canfield.engine.cards import RANKS
 from canfield.engine.scores import CASINO_PER_CARD, CASINO_PRICE
 from canfield.experiments.stats import (

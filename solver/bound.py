@@ -16,9 +16,10 @@ buried, and a suit's foundation never passes its first stuck or buried card.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
 from canfield.engine import core
 from canfield.solver.macros import macro_atomic
-from numba import njit
 
 
 @njit(cache=True)

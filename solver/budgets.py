@@ -6,7 +6,10 @@ a memory budget (bytes); its stages each run on a slice of them.
 
 from __future__ import annotations
 
+import re
 import time
+
+from canfield.solver import config
 
 
 def parse_seconds(text: str | float | int) -> float:
@@ -45,6 +48,48 @@ def parse_bytes(text: str | int) -> int:
     if value <= 0:
         raise ValueError(f"a memory budget must be positive, got {text!r}")
     return value
+
+
+# a number with nothing after it: a budget whose unit was left out
+_BARE_NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+
+
+def seconds_of(text: str | float) -> float:
+    """Seconds of a command-line time budget such as ``10s``, ``500ms`` or ``2m``.
+
+    Raises
+    ------
+    ValueError
+        For a bare number (no unit) or text that is not a time budget.
+    """
+    if isinstance(text, str) and _BARE_NUMBER.match(text):
+        raise ValueError(
+            f"a time budget needs a unit: {text.strip()}s or {text.strip()}m? "
+            "(write it like 10s, 500ms, 2m; a node budget is --nodes)"
+        )
+    return parse_seconds(text)
+
+
+def bytes_of(text: str | int) -> int:
+    """Bytes of a command-line memory size such as ``256MB`` or ``2GB``.
+
+    Raises
+    ------
+    ValueError
+        For a bare number (no unit), text that is not a size, or a table of
+        more than half of this machine's RAM.
+    """
+    if isinstance(text, str) and _BARE_NUMBER.match(text):
+        raise ValueError(
+            f"a memory size needs a unit: {text.strip()}MB or {text.strip()}GB? "
+            "(write it like 256MB or 2GB)"
+        )
+    nbytes = parse_bytes(text)
+    if nbytes > config.QUARTER_RAM * 2:
+        raise ValueError(
+            f"--memory {text} is more than half of this machine's RAM; pick a smaller table"
+        )
+    return nbytes
 
 
 def slice_limits(

@@ -9,6 +9,8 @@ arrays Python passes in, so a call can stop anywhere and the next go on.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
 from canfield.engine import core
 from canfield.solver.bound import WORK_LEN, bound_applies, child_bound, set_parents
 from canfield.solver.config import MAX_MACROS
@@ -32,7 +34,6 @@ from canfield.solver.stats import (
     WON,
 )
 from canfield.solver.table import tt_visit
-from numba import njit
 
 
 @njit(cache=True)

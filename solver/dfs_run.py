@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver import config

@@ -18,6 +18,8 @@ move that made it) lets the best line and the solution be rebuilt.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver.bound import WORK_LEN, banked_bound, bound_applies, child_bound, set_parents
@@ -47,7 +49,6 @@ from canfield.solver.stats import (
     WON,
 )
 from canfield.solver.table import tt_visit
-from numba import njit
 
 # return codes beyond the depth-first search's
 LAYER_DONE, GROW, BAD_PROGRESS = range(N_CODES, N_CODES + 3)

@@ -9,6 +9,7 @@ budget, and turns the log back into the best line.
 from __future__ import annotations
 
 import numpy as np
+
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver import config, layers

@@ -9,10 +9,11 @@ pointer and redeal count, so applying a macro copies them across.
 
 from __future__ import annotations
 
+from numba import njit
+
 from canfield.engine import core
 from canfield.engine.notation import Move
 from canfield.engine.position import Position
-from numba import njit
 
 ATOMIC_BITS = 20  # bits 0-19: the atomic card move
 ATOMIC_MASK = (1 << ATOMIC_BITS) - 1

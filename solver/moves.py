@@ -10,10 +10,11 @@ position draws and redeals reach, and :func:`apply_macro` the same child as
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
 from canfield.engine import core
 from canfield.solver.macros import STOCK_FIELDS, macro_atomic, macro_ptr, stock_tag
 from canfield.solver.pruning import P1_HOME, useless_in_tableau
-from numba import njit
 
 
 @njit(cache=True)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from canfield.engine import core
 from numba import njit
+
+from canfield.engine import core
 
 # pruning rules, as bits of the ``prune`` mask
 P1_HOME, E1_CYCLE, B1_BOUND, E2_POINTER = 1, 2, 4, 8

@@ -10,10 +10,11 @@ Slots are found by open addressing with linear probing.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
 from canfield.solver.macros import PTR_MASK, PTR_SHIFT
 from canfield.solver.pruning import dominators
 from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES
-from numba import njit
 
 # the waste pointer in key word 0 (key word 0 is the position's word 0, and a
 # macro move's stock fields share its bits)

@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from canfield.experiments.bench import engine
-from canfield.experiments.cli import main
 from click.testing import CliRunner
 from test_report_cli import one_error_line
+
+from canfield.experiments.bench import engine
+from canfield.experiments.cli import main
 
 QUICK_ENGINE = ["bench", "engine", "--seconds", "0.05", "--pool", "20", "--reps", "1"]
 

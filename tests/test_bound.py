@@ -6,6 +6,10 @@ import random
 
 import numpy as np
 import pytest
+from reference_bound import ref_bound, ref_bound_applies
+from reference_rules import extend_run, ref_from_snapshot
+from test_solver import brute_force, late_positions
+
 from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS, parse_profile
 from canfield.solver.bound import (
@@ -16,9 +20,6 @@ from canfield.solver.bound import (
 )
 from canfield.solver.moves import builder_masks
 from canfield.solver.search import Solver
-from reference_bound import ref_bound, ref_bound_applies
-from reference_rules import extend_run, ref_from_snapshot
-from test_solver import brute_force, late_positions
 
 # every preset and override under which rule B1 holds
 B1_PROFILES = [

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from test_cli import assert_user_error, run
+
 from canfield.engine.cards import (
     CardError,
     card_str,
@@ -15,7 +17,6 @@ from canfield.engine.cards import (
     suit_of,
 )
 from canfield.engine.deals import deal_cards
-from test_cli import assert_user_error, run
 
 
 def test_card_index_is_suit_times_13_plus_rank():

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
+
 from canfield.engine.cards import cards_str
 from canfield.engine.deals import deal_cards
 from canfield.engine.position import Position
 from canfield.engine.version import __version__
 from canfield.experiments.cli import main
-from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 DEAL0 = (

@@ -11,6 +11,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
 from canfield.engine.formats import position_to_text
 from canfield.engine.numba_cache import COLD_COMPILE_SECONDS, source_digest
 from canfield.engine.position import Position
@@ -18,7 +20,6 @@ from canfield.experiments.cli import main
 from canfield.experiments.cli import solve as solve_module
 from canfield.experiments.cli.budgets import MEMORY_SIZE, TIME_BUDGET
 from canfield.solver import config
-from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -169,6 +170,7 @@ def test_an_unwritable_numba_cache_falls_back_with_one_warning(tmp_path):
 
 def test_group_help_lists_every_command_without_importing_it():
     import click as _click
+
     from canfield.experiments.cli import COMMANDS, SUMMARIES
 
     assert set(SUMMARIES) == set(COMMANDS)
@@ -187,3 +189,16 @@ def test_group_help_lists_every_command_without_importing_it():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "[]"
     assert "solve" in proc.stdout and "Print the 52 cards of deal N" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bench", "layers", "--budget", "120"],
+        ["bench", "layers", "--memory", "8"],
+        ["bench", "pruning", "--memory", "268435456"],
+    ],
+)
+def test_every_bench_budget_needs_a_unit(args):
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2 and "needs a unit" in res.stderr, res.output

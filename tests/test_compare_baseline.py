@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+from click.testing import CliRunner
+
 from canfield.experiments.bench.compare_baseline import compare
 from canfield.experiments.cli import main
-from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "results" / "bench" / "solver.csv"

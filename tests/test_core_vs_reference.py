@@ -16,10 +16,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from canfield.engine.cards import card_str, rank_of
-from canfield.engine.deals import deal_cards
-from canfield.engine.position import Position
-from canfield.engine.profiles import PRESETS, UNLIMITED, parse_profile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_rules import (
@@ -34,6 +30,11 @@ from reference_rules import (
     ref_snapshot,
     ref_status,
 )
+
+from canfield.engine.cards import card_str, rank_of
+from canfield.engine.deals import deal_cards
+from canfield.engine.position import Position
+from canfield.engine.profiles import PRESETS, UNLIMITED, parse_profile
 
 OVERRIDES = [
     "strict:worry=yes",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from test_cli import assert_user_error, run
+
 from canfield.engine.cards import cards_str, parse_deck
 from canfield.engine.deals import MAX_DEAL, DealNumberError, deal_cards, splitmix64
-from test_cli import assert_user_error, run
 
 VECTORS = {
     0: "8S JH 9C 2S 2D QD 6S TC 3D AC JC 7C 9H 8C QS KH 5H 2C 3H 5C AH 6C 4S TD 5D 8H 8D "

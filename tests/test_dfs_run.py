@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+
 from canfield.engine.position import Position
 from canfield.solver import config, stats
 from canfield.solver.dfs_run import DfsRun, Path

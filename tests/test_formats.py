@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+
 from canfield.engine.formats import (
     position_from_solvitaire,
     position_from_text,

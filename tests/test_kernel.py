@@ -13,6 +13,8 @@ import random
 
 import numpy as np
 import pytest
+from test_bound import dealt, tangled
+
 from canfield.engine import core
 from canfield.engine.notation import Move
 from canfield.engine.position import Position
@@ -21,7 +23,6 @@ from canfield.solver import config
 from canfield.solver.macros import macro_atomic
 from canfield.solver.moves import apply_macro, builder_masks, gen_macros
 from canfield.solver.pruning import canon_stock, dominators
-from test_bound import dealt, tangled
 
 
 def fast_children(pos: Position, back: int = -1) -> list[tuple[str, tuple]]:

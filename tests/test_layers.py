@@ -7,13 +7,14 @@ import random
 
 import numpy as np
 import pytest
+from test_solver import brute_force, late_positions
+
 from canfield.engine import core
 from canfield.engine.cards import card_str, parse_card
 from canfield.engine.position import Position
 from canfield.solver import config
 from canfield.solver.layers import progress, state_from_key
 from canfield.solver.search import Solver, solve_deal
-from test_solver import brute_force, late_positions
 
 
 @pytest.fixture

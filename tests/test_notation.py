@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from test_cli import assert_user_error, run
+
 from canfield.engine.cards import parse_card
 from canfield.engine.notation import Move, NotationError, Pick, parse_move, read_moves
-from test_cli import assert_user_error, run
 
 
 def all_move_texts() -> list[str]:

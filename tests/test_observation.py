@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+
 from canfield.engine.notation import Move
 from canfield.engine.observation import Observation, observe
 from canfield.engine.position import Game, Position

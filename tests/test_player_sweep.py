@@ -9,6 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from click.testing import CliRunner
+
 from canfield.experiments.cli.sweep import sweep_cmd
 from canfield.experiments.players import PimcPlayer, RandomPlayer
 from canfield.experiments.report import build_report, gap_table, load_runs, players_table
@@ -18,7 +20,6 @@ from canfield.experiments.sweep.runner import run_sweep
 from canfield.experiments.sweep.schema import COLUMNS, LEGACY_SCHEMA, TIMING_COLUMNS
 from canfield.experiments.sweep.spec import DEFAULT_PIMC_K, DEFAULT_PIMC_NODES, SweepSpec, make_spec
 from canfield.experiments.sweep.store import RunFolder, load_run
-from click.testing import CliRunner
 
 DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
+
 from canfield.engine.notation import Move
 from canfield.engine.position import Position
 from canfield.experiments.play import GameRecord, IllegalPlayerMove, play_game
@@ -137,8 +138,9 @@ def test_an_illegal_choice_is_refused():
 
 def test_recorded_games_replay_with_the_cli(tmp_path):
     """A recorded game, written as a move list, replays with `canfield replay`."""
-    from canfield.experiments.cli import main
     from click.testing import CliRunner
+
+    from canfield.experiments.cli import main
 
     for deal in (0, 3):
         rec = play_game(deal, "strict", GreedyPlayer())

@@ -8,8 +8,6 @@ the diff of ``tests/playthroughs/`` like any other change.
 from __future__ import annotations
 
 import pytest
-from canfield.engine.notation import parse_move
-from canfield.engine.profiles import PRESETS
 from make_playthroughs import (
     REGENERATE,
     SETUPS,
@@ -18,6 +16,9 @@ from make_playthroughs import (
     playthrough,
     start_position,
 )
+
+from canfield.engine.notation import parse_move
+from canfield.engine.profiles import PRESETS
 
 
 def _first_difference(expected: str, actual: str) -> str:

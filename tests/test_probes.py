@@ -9,10 +9,11 @@ banked count it reaches without probes.
 from __future__ import annotations
 
 import pytest
+from test_solver import replay
+
 from canfield.engine.position import Position
 from canfield.solver import config
 from canfield.solver.search import Solver, solve_deal
-from test_solver import replay
 
 
 def test_an_exhausted_probe_is_not_a_proof(monkeypatch):

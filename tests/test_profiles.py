@@ -6,6 +6,8 @@ import itertools
 from dataclasses import replace
 
 import pytest
+from test_cli import assert_user_error, run
+
 from canfield.engine.profiles import (
     CHOICES,
     MAX_PASSES,
@@ -16,7 +18,6 @@ from canfield.engine.profiles import (
     ProfileError,
     parse_profile,
 )
-from test_cli import assert_user_error, run
 
 
 def test_rules_md_preset_table():

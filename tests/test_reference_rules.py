@@ -10,9 +10,6 @@ import copy
 import random
 
 import pytest
-from canfield.engine.cards import RANKS, parse_card, parse_cards
-from canfield.engine.deals import deal_cards
-from canfield.engine.profiles import PRESETS, parse_profile
 from reference_rules import (
     RefState,
     builds_on,
@@ -27,6 +24,10 @@ from reference_rules import (
     ref_snapshot,
     ref_status,
 )
+
+from canfield.engine.cards import RANKS, parse_card, parse_cards
+from canfield.engine.deals import deal_cards
+from canfield.engine.profiles import PRESETS, parse_profile
 
 DEAL0 = (
     "8S JH 9C 2S 2D QD 6S TC 3D AC JC 7C 9H 8C QS KH 5H 2C 3H 5C AH 6C 4S TD 5D 8H "

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from click.testing import CliRunner
+
 from canfield.experiments.cli.report import report_cmd
 from canfield.experiments.plots import PLOTS, write_plots
 from canfield.experiments.report import (
@@ -19,7 +21,6 @@ from canfield.experiments.report import (
 )
 from canfield.experiments.stats import wilson
 from canfield.experiments.sweep import RunFolder, SweepSpec
-from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 

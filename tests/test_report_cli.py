@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from canfield.experiments.cli import main
 from click.testing import CliRunner
 from test_report import make_rows, make_run
+
+from canfield.experiments.cli import main
 
 
 def run(*args: str, columns: int = 80):

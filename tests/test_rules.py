@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hand_positions import C, card, hand, moves
+
 from canfield.engine.cards import RANKS, SUITS, card_str, cards_str, is_red, rank_of, suit_of
 from canfield.engine.deals import deal_cards
 from canfield.engine.notation import Move, NotationError, parse_move
 from canfield.engine.position import IllegalMove, Position, PositionError
 from canfield.engine.profiles import parse_profile
-from hand_positions import C, card, hand, moves
 
 # The four hard columns of a blocked position: every top is a 3, every 2 is in
 # the reserve or the stock, so nothing is ever playable except the 2s.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from canfield.engine.notation import Move, Pick
 from canfield.engine.position import Position
 from canfield.engine.scores import (

@@ -6,12 +6,13 @@ import json
 import subprocess
 import sys
 
+from click.testing import CliRunner
+
 from canfield.engine.cards import cards_str
 from canfield.engine.deals import deal_cards
 from canfield.engine.formats import position_to_solvitaire, position_to_text
 from canfield.engine.position import Position
 from canfield.experiments.cli import main
-from click.testing import CliRunner
 
 
 def run(*args: str, input: str | None = None):

@@ -10,12 +10,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from canfield.engine.cards import parse_card, parse_cards
-from canfield.engine.notation import Pick, parse_move
-from canfield.engine.position import Position
-from canfield.engine.profiles import PRESETS, parse_profile
-from canfield.solver import config as solver_config
-from canfield.solver.search import Solver, parse_bytes, parse_seconds, solve, solve_deal
 from reference_rules import (
     RefState,
     ref_apply,
@@ -23,6 +17,13 @@ from reference_rules import (
     ref_from_snapshot,
     ref_legal_moves,
 )
+
+from canfield.engine.cards import parse_card, parse_cards
+from canfield.engine.notation import Pick, parse_move
+from canfield.engine.position import Position
+from canfield.engine.profiles import PRESETS, parse_profile
+from canfield.solver import config as solver_config
+from canfield.solver.search import Solver, parse_bytes, parse_seconds, solve, solve_deal
 
 
 def replay(deal: int, profile: str, moves: list[str]) -> Position:

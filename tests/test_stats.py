@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from canfield.experiments.stats import (
     Z95,
     mcnemar_chi2,

@@ -14,6 +14,8 @@ from pathlib import Path
 import pandas as pd
 import psutil
 import pytest
+from click.testing import CliRunner
+
 from canfield.experiments.cli.report import report_cmd
 from canfield.experiments.cli.sweep import sweep_cmd
 from canfield.experiments.sweep.errors import SweepError
@@ -21,7 +23,6 @@ from canfield.experiments.sweep.runner import plan_batches, run_sweep
 from canfield.experiments.sweep.schema import COLUMNS, TIMING_COLUMNS
 from canfield.experiments.sweep.spec import make_spec, parse_deals, split_profiles
 from canfield.experiments.sweep.store import RunFolder, load_run
-from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 NODES = 3000  # node budgets are deterministic: rows never depend on the machine

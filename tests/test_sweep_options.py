@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from click.testing import CliRunner
+
 from canfield.engine.version import __version__
 from canfield.experiments.cli import main
 from canfield.experiments.sweep import rows as rows_module
@@ -17,7 +19,6 @@ from canfield.experiments.sweep.runner import run_sweep
 from canfield.experiments.sweep.spec import make_spec, split_profiles
 from canfield.experiments.sweep.store import RunFolder, load_run
 from canfield.solver.config import DEFAULT_MEMORY
-from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "results" / "sample"
@@ -41,8 +42,8 @@ def assert_one_error(res, message: str) -> None:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--budget", "50000"], "--budget 50000 needs a unit, e.g. 10s, 2m"),
-        (["--nodes", "10", "--memory", "268435456"], "--memory 268435456 needs a unit"),
+        (["--budget", "50000"], "a time budget needs a unit: 50000s or 50000m?"),
+        (["--nodes", "10", "--memory", "268435456"], "a memory size needs a unit: 268435456MB"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:9"], "--workers"),
         (["--prune", "P9"], "unknown pruning rule"),
         (["-p", "strict:worry=yes", "--strategy", "layers"], "--strategy layers needs worry=no"),

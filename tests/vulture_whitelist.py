@@ -8,11 +8,11 @@ as commands or groups.
 """
 
 import numba
+
+import canfield
 from canfield.engine import core, scores
 from canfield.engine.formats import position_to_solvitaire, position_to_text
 from canfield.solver.search import SolveResult
-
-import canfield
 
 _ = [
     # numba reads its cache folder from this attribute of its own config module

@@ -36,10 +36,11 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from numba import njit
+
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.engine.version import __version__
-from numba import njit
 
 #: The checkout this module sits in (``experiments/bench/`` is two folders
 #: down); it holds ``tests/reference_rules.py``, an installed package does not.

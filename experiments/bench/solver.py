@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+
 from canfield.engine.profiles import parse_profile
 from canfield.solver.search import solve_deal, warm_up
 

@@ -14,6 +14,7 @@ Ctrl-C), :mod:`.options` (options of ``deal``, ``replay`` and ``solve``),
 from __future__ import annotations
 
 import click
+
 from canfield.engine.version import __version__
 from canfield.experiments.cli.group import CanfieldGroup
 
@@ -40,7 +41,7 @@ SUMMARIES: dict[str, str] = {
     "folder of Parquet parts.",
     "report": "Win-rate tables for one or more run folders.",
     "plot": "Plots (PNG and SVG) for one or more run folders.",
-    "bench": "Benchmarks (results go to results/bench/).",
+    "bench": "Benchmarks (results go to results/runs/bench/; --publish: results/bench/).",
     "compare": "Our solver's verdicts against other solvers', deal by deal.",
 }
 

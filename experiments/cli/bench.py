@@ -12,15 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.bench import engine, layers, players, pruning, solver
-from canfield.experiments.cli.budgets import budgets
+from canfield.experiments.cli.budgets import MEMORY_SIZE, TIME_BUDGET, budgets
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_file, writing
 from canfield.experiments.sweep import SweepError
 from canfield.experiments.sweep.spec import split_profiles
 from canfield.solver import config
-from canfield.solver.search import PRUNING_RULES, parse_bytes, parse_seconds
+from canfield.solver.search import PRUNING_RULES
 
 #: Where a benchmark writes by default, relative to the current directory.
 RUNS_BENCH = Path("results", "runs", "bench")
@@ -168,8 +169,16 @@ def solver_cmd(
     show_default=True,
     help="A range START:STOP or a list such as 0,9,19.",
 )
-@click.option("--budget", default="120s", show_default=True, help="Wall-clock budget per solve.")
-@click.option("--memory", default="8GB", show_default=True, help="Memory per solve.")
+@click.option(
+    "--budget",
+    type=TIME_BUDGET,
+    default="120s",
+    show_default=True,
+    help="Wall-clock budget per solve.",
+)
+@click.option(
+    "--memory", type=MEMORY_SIZE, default="8GB", show_default=True, help="Memory per solve."
+)
 @click.option(
     "--dfs-share",
     type=float,
@@ -186,8 +195,8 @@ def solver_cmd(
 def layers_cmd(
     profile: str,
     deals: str,
-    budget: str,
-    memory: str,
+    budget: float,
+    memory: int,
     dfs_share: float,
     no_probes: bool,
     out: str | None,
@@ -199,7 +208,6 @@ def layers_cmd(
     prof = parse_profile(profile)
     try:
         deal_list = layers.parse_deals(deals)
-        seconds, mem = parse_seconds(budget), parse_bytes(memory)
     except ValueError as exc:
         fail(str(exc))
     if prof.worry == "yes":
@@ -208,7 +216,7 @@ def layers_cmd(
         fail("no deals given")
     path = result_path(out, publish, "layers.csv")
     with writing(path):
-        layers.bench(prof.canonical(), deal_list, seconds, mem, dfs_share, not no_probes, path)
+        layers.bench(prof.canonical(), deal_list, budget, memory, dfs_share, not no_probes, path)
 
 
 @bench.command("pruning")
@@ -218,7 +226,11 @@ def layers_cmd(
     "--nodes", type=int, default=100_000, show_default=True, help="Node budget per solve."
 )
 @click.option(
-    "--memory", type=int, default=1 << 28, show_default=True, help="Table bytes per solver."
+    "--memory",
+    type=MEMORY_SIZE,
+    default="256MiB",
+    show_default=True,
+    help="Table memory per solver.",
 )
 @click.option(
     "--off", default="all", show_default=True, help="Rules switched off: all, or e.g. B1."

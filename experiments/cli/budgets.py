@@ -10,14 +10,10 @@ plain numbers.
 
 from __future__ import annotations
 
-import re
-
 import click
-from canfield.solver import config
-from canfield.solver.search import parse_bytes, parse_seconds
 
-# a number with nothing after it: a budget whose unit was left out
-_BARE_NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+from canfield.solver import config
+from canfield.solver.budgets import bytes_of, seconds_of
 
 
 def size_text(nbytes: int) -> str:
@@ -30,44 +26,6 @@ def size_text(nbytes: int) -> str:
 
 #: The default ``--memory`` of ``solve``, ``sweep`` and ``bench``, as text.
 DEFAULT_MEMORY_TEXT = size_text(config.DEFAULT_MEMORY)
-
-
-def seconds_of(text: str | float) -> float:
-    """Seconds of a command-line time budget such as ``10s``, ``500ms`` or ``2m``.
-
-    Raises
-    ------
-    ValueError
-        For a bare number (no unit) or text that is not a time budget.
-    """
-    if isinstance(text, str) and _BARE_NUMBER.match(text):
-        raise ValueError(
-            f"a time budget needs a unit: {text.strip()}s or {text.strip()}m? "
-            "(write it like 10s, 500ms, 2m; a node budget is --nodes)"
-        )
-    return parse_seconds(text)
-
-
-def bytes_of(text: str | int) -> int:
-    """Bytes of a command-line memory size such as ``256MB`` or ``2GB``.
-
-    Raises
-    ------
-    ValueError
-        For a bare number (no unit), text that is not a size, or a table of
-        more than half of this machine's RAM.
-    """
-    if isinstance(text, str) and _BARE_NUMBER.match(text):
-        raise ValueError(
-            f"a memory size needs a unit: {text.strip()}MB or {text.strip()}GB? "
-            "(write it like 256MB or 2GB)"
-        )
-    nbytes = parse_bytes(text)
-    if nbytes > config.QUARTER_RAM * 2:
-        raise ValueError(
-            f"--memory {text} is more than half of this machine's RAM; pick a smaller table"
-        )
-    return nbytes
 
 
 class WithUnit(click.ParamType):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+
 from canfield.experiments.bench.compare_baseline import (
     VerdictsError,
     compare,

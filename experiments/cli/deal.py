@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from canfield.engine.cards import cards_str
 from canfield.engine.deals import deal_cards
 from canfield.engine.profiles import parse_profile

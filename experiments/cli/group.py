@@ -11,6 +11,7 @@ import importlib
 import sys
 
 import click
+
 from canfield.experiments.cli.errors import UserError, error_line, user_errors
 
 #: Exit code of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 import pandas as pd
+
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_dir, writing
 from canfield.experiments.report import load_runs

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+
 from canfield.engine.notation import Pick, read_moves
 from canfield.engine.position import IllegalMove, Position
 from canfield.engine.profiles import Profile, parse_profile

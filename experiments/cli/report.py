@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 import click
+
 from canfield.experiments.cli import plot
 from canfield.experiments.cli.outputs import writable_dir, writing
 from canfield.experiments.report import build_report

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 
 import click
+
 from canfield.engine.numba_cache import COLD_COMPILE_SECONDS, is_warm, mark_warm
 from canfield.engine.position import Position
 from canfield.engine.profiles import Profile, parse_profile

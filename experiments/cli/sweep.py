@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 import click
+
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.sweep import (
     DEFAULT_PIMC_K,

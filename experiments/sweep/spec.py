@@ -6,7 +6,6 @@ stores it as ``run.json``, and a resumed sweep must bring the same one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
@@ -14,8 +13,9 @@ from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.players import DEFAULT_PIMC_K
 from canfield.experiments.sweep.errors import SweepError
+from canfield.solver.budgets import bytes_of, seconds_of
 from canfield.solver.config import DEFAULT_MEMORY
-from canfield.solver.search import PRUNING_RULES, STRATEGIES, parse_bytes, parse_seconds
+from canfield.solver.search import PRUNING_RULES, STRATEGIES
 from canfield.solver.search import prune_mask as solver_prune_mask
 
 #: ``--player`` values; ``solver`` plays with perfect information.
@@ -105,9 +105,8 @@ def parse_budget(text: str | None) -> float | None:
     """
     if text is None:
         return None
-    _refuse_bare_number(text, "--budget", "10s, 2m")
     try:
-        return parse_seconds(text)
+        return seconds_of(text)
     except ValueError as exc:
         raise SweepError(str(exc)) from None
 
@@ -120,18 +119,10 @@ def parse_memory(text: str | int) -> int:
     SweepError
         If the text is not a memory size with its unit.
     """
-    if not isinstance(text, int):
-        _refuse_bare_number(text, "--memory", "256MB, 2GB")
     try:
-        return parse_bytes(text)
+        return bytes_of(text)
     except ValueError as exc:
         raise SweepError(str(exc)) from None
-
-
-def _refuse_bare_number(text: str, option: str, examples: str) -> None:
-    # '--budget 50000' once meant 50,000 seconds: a size or a time needs its unit
-    if re.fullmatch(r"[+-]?[\d.]+(e[+-]?\d+)?", text.strip(), re.IGNORECASE):
-        raise SweepError(f"{option} {text.strip()} needs a unit, e.g. {examples}")
 
 
 #: What ``--prune``, ``--probes`` and ``--strategy`` mean when not given: the solver's defaults.

@@ -33,6 +33,7 @@ from typing import BinaryIO
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.schema import (
     COLUMNS,
