@@ -12,9 +12,14 @@ import numba
 import canfield
 from canfield.engine import core, scores
 from canfield.engine.formats import position_to_solvitaire, position_to_text
+from canfield.experiments.cli.budgets import WithUnit
+from canfield.experiments.cli.group import CanfieldGroup
 from canfield.solver.search import SolveResult
 
 _ = [
+    # overrides of click's own methods, which click calls
+    WithUnit.convert,
+    CanfieldGroup.format_commands,
     # numba reads its cache folder from this attribute of its own config module
     numba.config.CACHE_DIR,
     # Python calls a module-level __getattr__ for the package's lazy API names
