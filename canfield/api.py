@@ -22,6 +22,7 @@ deterministic: the same answer on any machine.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Sequence
 
@@ -71,9 +72,11 @@ def deal(number: int | str | Sequence[int], profile: str = "strict", pick: str |
     return Position.from_deal(number, profile, pick=parse_card(pick) if pick else None)
 
 
-def _seconds(budget: str | float | None) -> float:
+def _seconds(budget: str | float | None, nodes: int | None) -> float:
     if budget is None:
-        return config.DEFAULT_SECONDS
+        # a node budget alone has no clock, as in a sweep: the answer is then
+        # the same on any machine, however loaded
+        return math.inf if nodes is not None else config.DEFAULT_SECONDS
     return float(budget) if isinstance(budget, int | float) else parse_seconds(budget)
 
 
@@ -103,9 +106,10 @@ def solve(
         The rule profile (default ``strict``). For a position it must agree
         with the position's own profile.
     budget : str or float, optional
-        Wall-clock budget: ``"10s"``, ``"2m"`` or seconds (default 10 s).
+        Wall-clock budget: ``"10s"``, ``"2m"`` or seconds (default: 10 s, or
+        none when ``nodes`` is given).
     nodes : int, optional
-        Node budget: the solve is then deterministic.
+        Node budget; without ``budget`` the solve is then deterministic.
     memory : str or int, optional
         Transposition-table memory, ``"2GB"`` or bytes (default 1 GiB).
     prune, strategy, probes
@@ -118,7 +122,7 @@ def solve(
         engine), ``"lost"`` (a proof) or ``"unknown"`` (a budget ran out;
         never a loss). ``banked`` is exact when decided, else a lower bound.
     """
-    seconds, mem = _seconds(budget), _bytes(memory)
+    seconds, mem = _seconds(budget, nodes), _bytes(memory)
     if isinstance(target, Position):
         asked = parse_profile(profile) if profile is not None else target.profile
         if asked != target.profile:

@@ -1,10 +1,13 @@
 """The sweep's local worker processes: started so that Ctrl-C and the death of
 the sweep end them quietly, and torn down without a word after Ctrl-C.
 
-- Ctrl-C reaches the whole process group. Workers are started with SIGINT
-  blocked and ignore it from their first line of Python on, so a worker still
-  importing or compiling never prints a ``KeyboardInterrupt`` traceback: only
-  the parent handles Ctrl-C.
+- Ctrl-C reaches the whole process group. Workers are started while the
+  parent ignores SIGINT: an ignored signal stays ignored across ``exec``, and
+  Python then installs no ``KeyboardInterrupt`` handler, so a worker still
+  importing or compiling never prints a traceback; only the parent handles
+  Ctrl-C. (A blocked signal mask is not enough: a spawned Python starts with
+  SIGINT unblocked.) A Ctrl-C in the milliseconds the workers take to start
+  is dropped.
 - A worker exits when the sweep that started it dies, even by ``kill -9``
   (``PR_SET_PDEATHSIG`` on Linux, a watchdog thread elsewhere).
 - After Ctrl-C the parent terminates the workers and waits for the pool's
@@ -54,7 +57,7 @@ def run_local(workers: int, batches: list[Batch], args: BatchArgs, finished: OnR
     pending: set[Future] = set()
     pool = None
     try:
-        with _sigint_blocked():  # the workers start with it blocked (see module doc)
+        with _sigint_ignored():  # the workers start ignoring it (see module doc)
             pool = ProcessPoolExecutor(
                 workers,
                 mp_context=get_context("spawn"),
@@ -83,13 +86,13 @@ def _take(queue: Iterator[Batch], n: int) -> list[Batch]:
 
 
 @contextlib.contextmanager
-def _sigint_blocked():
-    """Block SIGINT in this thread; a Ctrl-C meanwhile arrives when it ends."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+def _sigint_ignored():
+    """Ignore SIGINT while the workers are spawned: they inherit SIG_IGN."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, old)
 
 
 def _tear_down(pool: ProcessPoolExecutor) -> None:
@@ -106,8 +109,7 @@ def _tear_down(pool: ProcessPoolExecutor) -> None:
 
 def _worker_init(parent: int, player: str, solver_options: str) -> None:
     """Each worker's first call: ignore Ctrl-C, die with ``parent``, compile."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited already; stated for clarity
     die_with_parent(parent)
     warm_up_for(player, solver_options)
 
