@@ -1,7 +1,7 @@
 """Cards: indices, names and parsing.
 
 A card is an ``int`` in ``0..51``: ``suit * 13 + rank`` with suits in the order
-C D H S and ranks A..K as 0..12 (RULES.md section 1).
+C D H S and ranks A..K as 0..12 (docs/rules.md section 1).
 """
 
 from __future__ import annotations

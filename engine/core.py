@@ -616,7 +616,7 @@ def has_card_move(s, game, rules, buf):
 
 @njit(cache=True)
 def is_blocked(s, game, rules):
-    """RULES.md section 4: an unchanged pass through the stock adds nothing.
+    """docs/rules.md section 4: an unchanged pass through the stock adds nothing.
 
     Draw (or redeal) alone until a card move appears (not blocked), the stock
     comes back round to where it started, or no draw or redeal is possible.

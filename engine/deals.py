@@ -1,6 +1,6 @@
-"""Deal numbers: SplitMix64 driving a Fisher-Yates shuffle (RULES.md section 1).
+"""Deal numbers: SplitMix64 driving a Fisher-Yates shuffle (docs/rules.md section 1).
 
-A deal number never changes meaning; the four test vectors in RULES.md are
+A deal number never changes meaning; the four test vectors in docs/rules.md are
 tests in ``tests/test_deals.py``.
 """
 

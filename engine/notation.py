@@ -1,4 +1,4 @@
-"""Move notation (RULES.md section 6): reading and writing atomic moves.
+"""Move notation (docs/rules.md section 6): reading and writing atomic moves.
 
 ``draw``, ``redeal``, ``R>F``, ``W>T2``, ``T1>T2x4``, ``FH>T2``. A line may
 carry a comment after ``#`` and, so that a printed solution replays unchanged,

@@ -81,7 +81,7 @@ class Game:
 
 
 def deal_layout(cards: Sequence[int], profile: Profile, pick: int | None = None) -> dict:
-    """Lay out a 52-card deal under ``profile`` (RULES.md sections 1 and 3).
+    """Lay out a 52-card deal under ``profile`` (docs/rules.md sections 1 and 3).
 
     ``pick`` is the chosen base card for ``selective`` (one of deal cards 14-18).
     Returns reserve, base card(s) on foundations, columns and stock.
@@ -325,7 +325,7 @@ class Position:
         )
 
     def status(self) -> str:
-        """``'won'``, ``'blocked'`` or ``'playing'`` (RULES.md section 4)."""
+        """``'won'``, ``'blocked'`` or ``'playing'`` (docs/rules.md section 4)."""
         if self.is_won():
             return "won"
         return "blocked" if self.is_blocked() else "playing"

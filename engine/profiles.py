@@ -1,4 +1,4 @@
-"""Rule profiles: a preset name plus option overrides (RULES.md section 3).
+"""Rule profiles: a preset name plus option overrides (docs/rules.md section 3).
 
 A profile is written ``preset`` or ``preset:opt=val,opt=val``. Its canonical
 string names only the options that differ from the preset, in a fixed order,

@@ -1,4 +1,4 @@
-"""Scores (RULES.md section 5).
+"""Scores (docs/rules.md section 5).
 
 ``banked`` is the measure every table reports; the others reproduce the
 scores of the web versions the seeds describe, and the historical casino
@@ -118,7 +118,7 @@ def cardgames_running(moves: Iterable[Move | str]) -> list[int]:
     The score is a running total floored at 0 **after every move**: a card
     taken back while the score is below 15 drops it to 0, not below, and the
     next card put up counts from there. (Flooring only at the end would give
-    different numbers; RULES.md section 5 says only "never below 0", and a
+    different numbers; docs/rules.md section 5 says only "never below 0", and a
     score that is never below 0 is one that is floored at each step.)
 
     Parameters

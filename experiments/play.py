@@ -7,7 +7,7 @@ checks against the legal moves and applies with the engine.
 A game ends with one of these results:
 
 - ``won``: all 52 cards banked;
-- ``blocked``: ``Position.status() == 'blocked'`` (RULES.md section 4: a full
+- ``blocked``: ``Position.status() == 'blocked'`` (docs/rules.md section 4: a full
   pass of draws would find no card move);
 - ``stalled``: the same position (``Position.key()``, which includes the stock
   position) has come up more than ``max_repeats`` times. Without worry every

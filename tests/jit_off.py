@@ -6,7 +6,7 @@ function it decorates. Python is some hundred times slower than the compiled
 kernels, so only a subset runs that way, chosen to visit every kind of kernel
 in seconds:
 
-* ``tests/test_rules.py``: hand-built positions for every rule of RULES.md, so
+* ``tests/test_rules.py``: hand-built positions for every rule of docs/rules.md, so
   nearly every branch of ``engine/core.py`` (move generation, apply, auto-fill,
   the blocked test, canonical keys) runs, each on a tiny position;
 * ``tests/test_core_vs_reference.py``: arbitrary positions, canonical keys and

@@ -1,6 +1,6 @@
-"""A plain, slow reference implementation of the Canfield rules (RULES.md sections 2-4, 6).
+"""A plain, slow reference implementation of the Canfield rules (docs/rules.md sections 2-4, 6).
 
-This module is a test oracle for the fast engine. It is written from RULES.md
+This module is a test oracle for the fast engine. It is written from docs/rules.md
 alone and favours clarity over speed: plain lists, one rule per helper, every
 legal move enumerated by brute force. It never imports the fast engine.
 
@@ -11,7 +11,7 @@ Conventions
   except ``stock``, which lists the cards in the order they will be turned
   (``stock[0]`` is turned next).
 - A foundation is just a count ``0..13``: its cards are implied by the base rank.
-- Moves are the notation strings of RULES.md section 6 (``draw``, ``W>F``,
+- Moves are the notation strings of docs/rules.md section 6 (``draw``, ``W>F``,
   ``T1>T2x4``, ``FH>T2`` ...).
 """
 

@@ -1,4 +1,4 @@
-"""RULES.md section 1: card tokens."""
+"""docs/rules.md section 1: card tokens."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 1: deal numbers and their four test vectors."""
+"""docs/rules.md section 1: deal numbers and their four test vectors."""
 
 from __future__ import annotations
 

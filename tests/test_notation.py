@@ -1,4 +1,4 @@
-"""RULES.md section 6: reading and writing moves."""
+"""docs/rules.md section 6: reading and writing moves."""
 
 from __future__ import annotations
 

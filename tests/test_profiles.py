@@ -1,4 +1,4 @@
-"""RULES.md section 3: profiles, presets, overrides and canonical strings."""
+"""docs/rules.md section 3: profiles, presets, overrides and canonical strings."""
 
 from __future__ import annotations
 

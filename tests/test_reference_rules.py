@@ -1,7 +1,7 @@
 """Tests of the reference rules oracle itself, on hand-made positions.
 
 The oracle judges the fast engine, so it is checked here against the worked
-examples and the pinned interpretations of RULES.md.
+examples and the pinned interpretations of docs/rules.md.
 """
 
 from __future__ import annotations

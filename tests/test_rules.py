@@ -1,4 +1,4 @@
-"""RULES.md sections 1-4, rule by rule, through the public Position API.
+"""docs/rules.md sections 1-4, rule by rule, through the public Position API.
 
 Each test names the rule sentence it checks. Hand positions are built with
 ``hand_positions.hand``, which puts every card a test does not mention on the
@@ -807,7 +807,7 @@ def test_a_new_attempt_replays_the_identical_deal():
 
 
 def _builds(x: int, y: int, profile, base: int) -> bool:
-    """RULES.md section 2/3 column building, written out independently."""
+    """docs/rules.md section 2/3 column building, written out independently."""
     if rank_of(x) != (rank_of(y) - 1) % 13:
         return False
     if profile.wrap == "base" and rank_of(y) == base:

@@ -1,4 +1,4 @@
-"""RULES.md section 5: scores, with hand-computed values."""
+"""docs/rules.md section 5: scores, with hand-computed values."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Our solver's verdicts against another solver's, deal by deal.
 
 Run: ``canfield compare results/bench/solver.csv
-../shared/baselines/solvitaire-exact-strict-deals-0-199.csv ...``
+results/baselines/solvitaire-exact-strict-deals-0-199.csv ...``
 
 Each baseline CSV has ``deal, profile, result`` (``won``/``lost``/``unknown``)
 and optionally ``wall_seconds`` and ``states``; ours is the benchmark CSV of

@@ -34,7 +34,7 @@ COMMANDS: dict[str, str] = {
 #: command module (tests/test_cli_inputs.py keeps them equal to the commands').
 SUMMARIES: dict[str, str] = {
     "deal": "Print the 52 cards of deal N (0 <= N < 2^64), top of the deck first.",
-    "replay": "Replay a move list (RULES.md section 6) on one deal or position and "
+    "replay": "Replay a move list (docs/rules.md section 6) on one deal or position and "
     "report the result.",
     "solve": "Solve deal N, or deals or positions: won (with a solution), lost (proof) or unknown.",
     "sweep": "Solve (or play, with --player) every (deal, profile) into a resumable run "
@@ -56,7 +56,7 @@ SUMMARIES: dict[str, str] = {
 def main() -> None:
     """Canfield solitaire: an exact rules engine, a solver and research tools.
 
-    Profiles (RULES.md section 3): strict (default), hevagames, cardgames,
+    Profiles (docs/rules.md section 3): strict (default), hevagames, cardgames,
     cardgames-draw1, solvitaire, storehouse, rainbow, selective, superior,
     optionally with overrides such as strict:draw=1 or cardgames:worry=no.
     """

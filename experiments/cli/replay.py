@@ -103,7 +103,7 @@ def replay_cmd(
     show: bool,
     pick: str | None,
 ) -> None:
-    """Replay a move list (RULES.md section 6) on one deal or position and report the result.
+    """Replay a move list (docs/rules.md section 6) on one deal or position and report the result.
 
     MOVES is a file of moves, one per line, or - for stdin. The output of
     'canfield solve' replays as it is: its header names the deal or position,
