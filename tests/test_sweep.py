@@ -272,7 +272,14 @@ def _start(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # a terminal's Ctrl-C reaches a process whose SIGINT is at its default;
+        # a suite started in the background inherits it ignored
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_parts(out: Path, n: int, proc: subprocess.Popen, timeout: float = 90) -> None:

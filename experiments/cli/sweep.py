@@ -170,6 +170,11 @@ def sweep_cmd(
         fail(str(exc))
     except SolveFailed as exc:
         fail(f"{player} failed, finished parts are kept: {exc}", code=1)
+    except KeyboardInterrupt:
+        # outside the sweep's own loop (setting up or closing the folder): every
+        # finished part is on disk, so say so in the sweep's own words
+        click.echo(f"interrupted: {out} (the same command resumes it)", err=True)
+        sys.exit(130)
     rate = summary.rows_written / summary.seconds * 60 if summary.seconds > 0 else 0.0
     state = (
         "interrupted" if summary.interrupted else ("complete" if summary.complete else "incomplete")
