@@ -29,7 +29,10 @@ _ENV = "CANFIELD_NUMBA_CACHE"
 #: Seconds a cold compile of the solver's kernels takes (``canfield solve
 #: --deal 5`` with an empty cache on 2 shared cores: 20 s at load 3, 33 s at
 #: load 6; 19 s of CPU).
-COLD_COMPILE_SECONDS = 25
+COLD_COMPILE_SECONDS = 30
+
+#: What ``solve`` and ``sweep`` say before a cold compile.
+COMPILING_NOTE = f"compiling the solver (first run only, about {COLD_COMPILE_SECONDS} s)"
 
 # the directory configure() chose
 _cache_dir: Path | None = None

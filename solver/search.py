@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from canfield.engine import core
 from canfield.engine.cards import card_str, parse_cards
+from canfield.engine.numba_cache import is_warm, mark_warm
 from canfield.engine.position import Position
 from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
@@ -336,4 +337,15 @@ def warm_up(strategy: str = "dfs") -> float:
         waste=parse_cards("5D 4D"),
     )
     Solver(memory=1 << 20, strategy=strategy).solve(pos, seconds=60)
+    mark_warm(_warm_tag(strategy))
     return time.perf_counter() - t0
+
+
+def is_compiled(strategy: str = "dfs") -> bool:
+    """Whether :func:`warm_up` has run for ``strategy`` against this source
+    tree's numba cache, so the next one loads the kernels instead of compiling."""
+    return is_warm(_warm_tag(strategy))
+
+
+def _warm_tag(strategy: str) -> str:
+    return f"solve-{strategy}"

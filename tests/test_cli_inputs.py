@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from canfield.engine.formats import position_to_text
-from canfield.engine.numba_cache import COLD_COMPILE_SECONDS, source_digest
+from canfield.engine.numba_cache import COMPILING_NOTE, source_digest
 from canfield.engine.position import Position
 from canfield.experiments.cli import main
 from canfield.experiments.cli import solve as solve_module
@@ -119,15 +119,17 @@ def test_bad_input_is_refused_before_the_compile(no_compile, tmp_path):
         assert_user_error(run(*args), fragment)
 
 
-def test_the_compiling_message_shows_only_when_the_cache_is_cold(monkeypatch):
-    monkeypatch.setattr(solve_module, "warm_up", lambda strategy: 0.0)
-    monkeypatch.setattr(solve_module, "mark_warm", lambda tag: None)
-    message = f"compiling the solver (first run only, about {COLD_COMPILE_SECONDS} s)"
-    for warm in (False, True):
-        monkeypatch.setattr(solve_module, "is_warm", lambda tag, warm=warm: warm)
-        res = run("solve", "4", "--nodes", "1000")
-        assert res.exit_code == 0, res.output
-        assert (message in res.stderr) is not warm, res.stderr
+def test_the_compiling_message_shows_only_when_the_cache_is_cold(monkeypatch, tmp_path):
+    # an empty cache folder: nothing compiled there yet; warm_up itself records
+    # the compile (the kernels load from the real cache, so this stays fast)
+    from canfield.engine import numba_cache
+
+    monkeypatch.setattr(numba_cache, "_cache_dir", tmp_path)
+    first = run("solve", "4", "--nodes", "1000")
+    assert first.exit_code == 0, first.output
+    assert COMPILING_NOTE in first.stderr
+    again = run("solve", "4", "--nodes", "1000")
+    assert again.exit_code == 0 and COMPILING_NOTE not in again.stderr, again.stderr
 
 
 # ---- real processes: Ctrl-C and the numba cache --------------------------------------

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import click
 
-from canfield.engine.numba_cache import COLD_COMPILE_SECONDS, is_warm, mark_warm
+from canfield.engine.numba_cache import COMPILING_NOTE
 from canfield.engine.position import Position
 from canfield.engine.profiles import Profile, parse_profile
 from canfield.experiments.cli.budgets import budget_option, memory_option
@@ -19,6 +19,7 @@ from canfield.experiments.cli.sources import Source, cards_source, read_list
 from canfield.solver.search import (
     STRATEGIES,
     SolveResult,
+    is_compiled,
     prune_mask,
     solve,
     solve_deal,
@@ -98,14 +99,10 @@ def _print_human(r: SolveResult, source: Source) -> None:
 
 def _warm_up(strategy: str, as_json: bool) -> None:
     """Compile the kernels (or load them from the cache), saying so when it is slow."""
-    tag = f"solve-{strategy}"
-    if not is_warm(tag):
-        click.echo(
-            f"compiling the solver (first run only, about {COLD_COMPILE_SECONDS} s)", err=True
-        )
+    if not is_compiled(strategy):
+        click.echo(COMPILING_NOTE, err=True)
     t0 = time.perf_counter()
     warm_up(strategy)
-    mark_warm(tag)
     if not as_json:
         click.echo(f"# compile/warm-up {time.perf_counter() - t0:.2f} s")
 

@@ -11,7 +11,6 @@ One module per job:
 - :mod:`.runner`: :func:`run_sweep`, in local processes or on dask;
 - :mod:`.workers`: the local worker processes (Ctrl-C, parent death);
 - :mod:`.progress`: the progress bar and its running win %;
-- :mod:`.compiling`: whether the solver's kernels need compiling first;
 - :mod:`.errors`: :class:`SweepError` and :class:`SolveFailed`.
 
 The names below are re-exported so ``from canfield.experiments.sweep import X``

@@ -10,13 +10,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from canfield.experiments.sweep.compiling import COLD_COMPILE_SECONDS, solver_is_cached
+from canfield.engine.numba_cache import COMPILING_NOTE
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.progress import ResultTally, SweepProgress
 from canfield.experiments.sweep.rows import run_batch, warm_up_for
 from canfield.experiments.sweep.spec import SEARCHING_PLAYERS, SweepSpec, parse_solver_options
 from canfield.experiments.sweep.store import RunFolder
 from canfield.experiments.sweep.workers import Batch, BatchArgs, OnRows, run_local
+from canfield.solver.search import is_compiled
 
 #: How long to wait for a dask scheduler before giving up.
 DASK_CONNECT_TIMEOUT = "10s"
@@ -207,10 +208,10 @@ def _needs_compile(spec: SweepSpec, say: Callable[[str], None] | None) -> bool:
     cache does not hold its kernels yet."""
     if spec.player not in SEARCHING_PLAYERS:
         return False
-    if solver_is_cached(parse_solver_options(spec.solver_options)["strategy"]):
+    if is_compiled(parse_solver_options(spec.solver_options)["strategy"]):
         return False
     if say is not None:
-        say(f"compiling the solver (first run only, about {COLD_COMPILE_SECONDS} s)")
+        say(COMPILING_NOTE)
     return True
 
 
