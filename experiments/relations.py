@@ -334,12 +334,17 @@ def related_sections(rows: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
         f"Related profiles (docs/relations.md): {len(pairs)} pairs, "
         f"{int(pairs['deals'].sum()) if len(pairs) else 0} row pairs compared, "
     )
+    # one leading "pair" column: a table cut to the terminal's width repeats it
+    shown = pairs.copy()
+    if len(shown):
+        shown.insert(0, "pair", shown["smaller"] + " <= " + shown["larger"])
+        shown = shown.drop(columns=["smaller", "larger"])
     if bad.empty:
         head += f"no contradiction; {distinct} unknown rows settled by a related row"
-        return [(head, pairs)]
+        return [(head, shown)]
     head += f"CONTRADICTION: {len(bad)} row pairs break a relation"
     return [
-        (head, pairs),
+        (head, shown),
         ("CONTRADICTION: rows that break a relation (a solver or engine bug)", bad),
     ]
 
