@@ -293,25 +293,24 @@ def pair_table(rows: pd.DataFrame) -> pd.DataFrame:
     Columns ``smaller, larger, by, deals, decided_both, contradictions,
     larger_settled_won, smaller_settled_lost``.
     """
-    df = _solver_rows(rows)
-    bad = contradictions(rows)
-    done = settled(rows)
+    return _pair_table(_solver_rows(rows), contradictions(rows), settled(rows))
+
+
+def _pair_table(df: pd.DataFrame, bad: pd.DataFrame, done: pd.DataFrame) -> pd.DataFrame:
     out = []
     for rel in _unit_pairs(df):
         j = _joined(df, rel)
         here = (done["smaller"] == rel.smaller) & (done["larger"] == rel.larger)
+        decided = (j["result_s"] != "unknown") & (j["result_l"] != "unknown")
+        broken = (bad["smaller"] == rel.smaller) & (bad["larger"] == rel.larger)
         out.append(
             {
                 "smaller": rel.smaller,
                 "larger": rel.larger,
                 "by": rel.by,
                 "deals": len(j),
-                "decided_both": int(
-                    ((j["result_s"] != "unknown") & (j["result_l"] != "unknown")).sum()
-                ),
-                "contradictions": int(
-                    ((bad["smaller"] == rel.smaller) & (bad["larger"] == rel.larger)).sum()
-                ),
+                "decided_both": int(decided.sum()),
+                "contradictions": int(broken.sum()),
                 "larger_settled_won": int((here & (done["settled_as"] == "won")).sum()),
                 "smaller_settled_lost": int((here & (done["settled_as"] == "lost")).sum()),
             }
@@ -322,29 +321,28 @@ def pair_table(rows: pd.DataFrame) -> pd.DataFrame:
 def related_sections(rows: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     """The report's "Related profiles" section, and a contradiction list if any.
 
-    A contradiction means a solver or engine bug (or damaged rows): the title
-    says ``CONTRADICTION`` in capitals and a second table lists every one.
-    The report's exit code stays 0 (docs/relations.md says why).
+    The section has a line per related pair and a last line totalling them
+    (its ``deals`` is the row pairs compared). A contradiction means a solver
+    or engine bug (or damaged rows): the title says ``CONTRADICTION`` in
+    capitals and a second table lists every one. The report's exit code
+    stays 0 (docs/relations.md says why).
     """
-    pairs = pair_table(rows)
     bad = contradictions(rows)
     done = settled(rows)
-    distinct = len(done.drop_duplicates(["deal", "unit"]))
-    head = (
-        f"Related profiles (docs/relations.md): {len(pairs)} pairs, "
-        f"{int(pairs['deals'].sum()) if len(pairs) else 0} row pairs compared, "
-    )
+    pairs = _pair_table(_solver_rows(rows), bad, done)
+    if pairs.empty:
+        return [("Related profiles: no two profiles of the runs are related", pairs)]
     # one leading "pair" column: a table cut to the terminal's width repeats it
-    shown = pairs.copy()
-    if len(shown):
-        shown.insert(0, "pair", shown["smaller"] + " <= " + shown["larger"])
-        shown = shown.drop(columns=["smaller", "larger"])
+    shown = pairs.drop(columns=["smaller", "larger"])
+    shown.insert(0, "pair", pairs["smaller"] + " <= " + pairs["larger"])
+    total = shown.drop(columns=["pair", "by"]).sum()
+    shown.loc[len(shown)] = {"pair": f"all {len(pairs)} pairs", "by": "", **total}
     if bad.empty:
-        head += f"no contradiction; {distinct} unknown rows settled by a related row"
+        distinct = len(done.drop_duplicates(["deal", "unit"]))
+        head = f"Related profiles: no contradiction; {distinct} unknown rows settled"
         return [(head, shown)]
-    head += f"CONTRADICTION: {len(bad)} row pairs break a relation"
     return [
-        (head, shown),
+        (f"Related profiles: CONTRADICTION in {len(bad)} row pairs (listed below)", shown),
         ("CONTRADICTION: rows that break a relation (a solver or engine bug)", bad),
     ]
 

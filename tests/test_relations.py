@@ -237,10 +237,17 @@ def test_report_names_a_planted_contradiction(tmp_path):
     res = _report(tmp_path, planted=True)
     assert res.exit_code == 0, res.output
     out = res.stdout
-    assert "Related profiles" in out and "CONTRADICTION: 1 row pairs break a relation" in out
+    assert "Related profiles: CONTRADICTION in 1 row pairs" in out
     line = next(ln for ln in out.splitlines() if "won under the smaller, lost" in ln)
     assert line.split()[:3] == ["7", "strict", "hevagames"]
     assert "CONTRADICTION" in (tmp_path / "rep" / "report.md").read_text()
+
+
+def test_a_run_without_related_profiles_says_so(tmp_path):
+    rows = [r for r in _run_rows(planted=True) if r["profile"] == "strict"]
+    run = make_run(tmp_path / "run", rows, ("strict",))
+    out = CliRunner().invoke(report_cmd, [str(run)]).stdout
+    assert "Related profiles: no two profiles of the runs are related" in out
 
 
 def test_report_without_contradiction_says_so(tmp_path):
@@ -248,6 +255,8 @@ def test_report_without_contradiction_says_so(tmp_path):
     assert "CONTRADICTION" not in out
     # strict won on 0-3 (decided under both), unknown on 4-9: hevagames lost
     # on 6-9 settles 4 of them
-    assert "1 pairs, 10 row pairs compared, no contradiction; 4 unknown rows settled" in out
+    assert "Related profiles: no contradiction; 4 unknown rows settled" in out
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("strict <= hevagames"))
     assert line.split()[3:] == ["moves+space", "10", "4", "0", "0", "4"]
+    total = next(ln for ln in out.splitlines() if ln.strip().startswith("all 1 pairs"))
+    assert total.split()[3:] == ["10", "4", "0", "0", "4"]
