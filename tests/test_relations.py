@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from test_report import make_run
+from test_report import make_rows, make_run
 
 from canfield.engine.profiles import CHOICES, OPTION_ORDER, PRESETS
 from canfield.experiments.cli.report import report_cmd
@@ -196,6 +196,7 @@ def test_settled_by_hand():
 
 def _run_rows(planted: bool) -> list[dict]:
     """strict and hevagames on deals 0-9, consistent unless ``planted``."""
+    template = make_rows(("strict",))[0]  # the other columns, as test_report fills them
     rows = []
     for deal in range(10):
         for prof, res, banked in (
@@ -205,25 +206,7 @@ def _run_rows(planted: bool) -> list[dict]:
             if planted and deal == 7 and prof == "strict":
                 res, banked = "won", 52  # strict won where hevagames lost
             rows.append(
-                {
-                    "deal": deal,
-                    "profile": prof,
-                    "profile_full": prof + ":...",
-                    "result": res,
-                    "banked": banked,
-                    "seconds": 0.01,
-                    "nodes": 100,
-                    "peak_table_bytes": 1 << 20,
-                    "base_rank": deal % 13,
-                    "reserve_left": 0,
-                    "solution_length": 150 if res == "won" else 0,
-                    "budget_seconds": None,
-                    "budget_nodes": 1000,
-                    "budget_memory": 1 << 24,
-                    "version": "0.1.0",
-                    "pick": None,
-                    "stop_reason": "x",
-                }
+                {**template, "deal": deal, "profile": prof, "result": res, "banked": banked}
             )
     return rows
 

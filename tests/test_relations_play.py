@@ -81,16 +81,8 @@ def _check(pos: Position, large, where: str) -> tuple[set[str], bool]:
     small = pos.profile
     keep = large.passes != UNLIMITED
     snap = pos.snapshot()
-    big = Position.from_parts(
-        large,
-        base=snap["base"],
-        foundations=snap["foundations"],
-        reserve=snap["reserve"],
-        columns=snap["columns"],
-        stock=snap["stock"],
-        waste=snap["waste"],
-        redeals=snap["redeals"] if keep else 0,
-    )
+    # a snapshot's keys are from_parts' arguments; an unlimited profile keeps no count
+    big = Position.from_parts(large, **{**snap, "redeals": snap["redeals"] if keep else 0})
     moves_s = {str(m) for m in pos.legal_moves()}
     moves_l = {str(m) for m in big.legal_moves()}
     ref_s = ref_from_snapshot(small, snap)
