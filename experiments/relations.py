@@ -23,6 +23,9 @@ contradictions
     Every (deal, smaller, larger) whose rows break a relation.
 settled
     The unknown rows a related decided row settles.
+pair_table
+    Per related pair: deals compared, decided under both, contradictions,
+    rows settled.
 related_sections
     The report's "Related profiles" section.
 """
@@ -250,7 +253,8 @@ def contradictions(rows: pd.DataFrame) -> pd.DataFrame:
         "banked_larger",
         "kind",
     ]
-    return pd.DataFrame(found, columns=cols).sort_values(["deal", "smaller", "larger"])
+    out = pd.DataFrame(found, columns=cols).sort_values(["deal", "smaller", "larger"])
+    return out.reset_index(drop=True)
 
 
 def settled(rows: pd.DataFrame) -> pd.DataFrame:
