@@ -52,6 +52,7 @@ import pandas as pd
 
 from canfield.engine.cards import RANKS
 from canfield.engine.scores import CASINO_PER_CARD, CASINO_PRICE
+from canfield.experiments.relations import related_sections
 from canfield.experiments.stats import (
     mcnemar_chi2,
     mcnemar_exact,
@@ -602,6 +603,7 @@ class Report:
     players: pd.DataFrame = field(default_factory=pd.DataFrame)
     gap: pd.DataFrame = field(default_factory=pd.DataFrame)
     run_counts: list[RunCount] = field(default_factory=list)
+    related: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
 
     def unfinished(self) -> list[RunCount]:
         """The runs that hold fewer rows than their ``run.json`` asks for."""
@@ -630,7 +632,7 @@ class Report:
                     gap_display(self.gap),
                 )
             )
-        return out
+        return out + self.related
 
     def to_text(self, width: int | None = None) -> str:
         """The report as plain text.
@@ -707,6 +709,7 @@ def build_report(df: pd.DataFrame) -> Report:
         players_table(df),
         gap_table(df),
         counts,
+        related_sections(df),
     )
 
 

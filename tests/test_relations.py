@@ -1,0 +1,245 @@
+"""experiments/relations.py on hand-made profiles and rows, and the report section.
+
+The empirical checks of each relation are in ``tests/test_relations_play.py``
+(moves, against the core and the reference rules) and
+``tests/test_relations_solve.py`` (solver verdicts).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from test_report import make_rows, make_run
+
+from canfield.engine.profiles import CHOICES, OPTION_ORDER, PRESETS
+from canfield.experiments.cli.report import report_cmd
+from canfield.experiments.relations import (
+    MUST_BE_EQUAL,
+    ORDERS,
+    SAME_RULES,
+    contradictions,
+    pair_table,
+    related_pairs,
+    relation,
+    settled,
+    unrelated_reason,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    ("small", "large", "by"),
+    [
+        ("strict", "hevagames", ("moves", "space")),
+        ("hevagames", "cardgames", ("worry",)),
+        ("strict", "cardgames", ("moves", "space", "worry")),
+        ("solvitaire", "hevagames", ("wrap",)),
+        ("solvitaire", "cardgames", ("worry", "wrap")),
+        ("strict:passes=2", "strict:passes=3", ("passes",)),
+        ("strict:passes=3", "strict", ("passes",)),
+        ("storehouse", "storehouse:passes=inf", ("passes",)),
+        ("strict:draw=1,passes=1", "rainbow", ("build",)),
+        ("storehouse", "storehouse:build=rank", ("build",)),
+        ("superior", "superior:moves=any", ("moves",)),
+        ("hevagames:wrap=base", "solvitaire", (SAME_RULES,)),
+        ("selective", "selective:worry=yes", ("worry",)),
+    ],
+)
+def test_related(small, large, by):
+    rel = relation(small, large)
+    assert rel is not None and rel.arguments == by
+    assert unrelated_reason(small, large) is None
+
+
+@pytest.mark.parametrize(
+    ("small", "large", "why"),
+    [
+        ("hevagames", "strict", "moves=any vs moves=whole"),  # the other way round
+        ("strict", "solvitaire", "wrap=ak vs wrap=base"),
+        ("solvitaire", "strict", "moves=any vs moves=whole"),
+        ("strict:draw=1", "strict", "draw=1 vs draw=3"),
+        ("strict", "strict:draw=1", "draw=3 vs draw=1"),
+        ("strict", "superior", "fill=auto vs fill=free"),
+        ("superior", "strict", "fill=free vs fill=auto"),
+        ("strict", "strict:passes=2", "passes"),
+        ("strict:passes=3", "strict:passes=2", "passes"),
+        ("strict", "strict:build=suit", "build=alt vs build=suit"),
+        ("strict", "selective", "laid out differently"),
+        ("storehouse:draw=3,build=alt,passes=inf", "strict", "laid out differently"),
+    ],
+)
+def test_unrelated(small, large, why):
+    assert relation(small, large) is None
+    assert why in unrelated_reason(small, large)
+
+
+def test_every_option_is_argued_or_must_be_equal():
+    """A new option is unrelated until someone argues its order."""
+    for name in OPTION_ORDER:
+        assert (name in ORDERS) + (name == "passes") + (name in MUST_BE_EQUAL) == 1, name
+    for name, steps in ORDERS.items():
+        for a, b in steps:
+            assert a in CHOICES[name] and b in CHOICES[name] and a != b
+
+
+def test_every_argument_has_its_section_in_the_docs():
+    text = (ROOT / "docs" / "relations.md").read_text()
+    headings = set(re.findall(r"^### `?(\w+)`?", text, re.M))
+    assert set(ORDERS) | {"passes"} <= headings, headings
+    for name in MUST_BE_EQUAL:
+        assert f"`{name}`" in text
+
+
+PROFILES = [
+    *PRESETS,
+    "strict:passes=2",
+    "strict:passes=3",
+    "strict:moves=any",
+    "strict:space=any",
+    "hevagames:wrap=base",
+    "cardgames:wrap=base",
+    "strict:draw=1,passes=1",
+    "storehouse:passes=3",
+    "storehouse:build=rank",
+    "superior:moves=any,space=any",
+]
+
+
+def test_the_order_is_transitive_and_antisymmetric():
+    pairs = {(r.smaller, r.larger) for r in related_pairs(PROFILES)}
+    assert len(pairs) > 20
+    for a, b, c in itertools.permutations(PROFILES, 3):
+        if (a, b) in pairs and (b, c) in pairs:
+            assert (a, c) in pairs, (a, b, c)
+    for a, b in pairs:
+        if (b, a) in pairs:  # both ways only for the same rules
+            assert relation(a, b).arguments == (SAME_RULES,), (a, b)
+
+
+# ---- rows ----------------------------------------------------------------------
+
+
+def _row(deal, profile, result, banked, player="solver"):
+    return {"deal": deal, "profile": profile, "result": result, "banked": banked, "player": player}
+
+
+def _frame(rows):
+    return pd.DataFrame([_row(*r) for r in rows])
+
+
+def test_contradictions_by_hand():
+    rows = _frame(
+        [
+            (0, "strict", "won", 52),  # won smaller, lost larger: contradiction
+            (0, "hevagames", "lost", 40),
+            (1, "strict", "lost", 30),  # banked above the larger's exact count
+            (1, "hevagames", "lost", 29),
+            (2, "strict", "unknown", 35),  # a lower bound above an exact count
+            (2, "hevagames", "lost", 33),
+            (3, "strict", "lost", 30),  # fine: smaller lost, larger won
+            (3, "hevagames", "won", 52),
+            (4, "strict", "lost", 40),  # fine: the larger's count is a lower bound
+            (4, "hevagames", "unknown", 20),
+            (5, "strict", "won", 52),  # a blind player proves nothing: ignored
+            (5, "hevagames", "lost", 30, "greedy"),
+            (6, "strict", "won", 52),  # unrelated profiles are not compared
+            (6, "solvitaire", "lost", 30),
+        ]
+    )
+    bad = contradictions(rows)
+    assert list(bad["deal"]) == [0, 1, 2]
+    assert set(bad["smaller"]) == {"strict"} and set(bad["larger"]) == {"hevagames"}
+    assert bad.iloc[0]["kind"].startswith("won under the smaller, lost")
+    assert bad.iloc[1]["kind"].startswith("banked under the smaller above")
+    assert contradictions(rows[~rows["deal"].isin([0, 1, 2])]).empty
+
+
+def test_settled_by_hand():
+    rows = _frame(
+        [
+            (0, "strict", "won", 52),  # settles hevagames and cardgames as won
+            (0, "hevagames", "unknown", 30),
+            (0, "cardgames", "unknown", 31),
+            (1, "strict", "unknown", 20),  # cardgames lost settles strict, hevagames
+            (1, "hevagames", "unknown", 22),
+            (1, "cardgames", "lost", 25),
+            (2, "strict", "unknown", 20),  # an unknown settles nothing
+            (2, "hevagames", "unknown", 20),
+            (2, "cardgames", "won", 52),  # a larger's win says nothing of the smaller
+        ]
+    )
+    done = settled(rows)
+    got = set(zip(done["deal"], done["unit"], done["settled_as"], done["smaller"], strict=True))
+    assert got == {
+        (0, "hevagames", "won", "strict"),
+        (0, "cardgames", "won", "strict"),
+        (1, "strict", "lost", "strict"),
+        (1, "hevagames", "lost", "hevagames"),
+    }
+    t = pair_table(rows).set_index(["smaller", "larger"])
+    assert t.loc[("strict", "hevagames"), "larger_settled_won"] == 1
+    assert t.loc[("strict", "cardgames"), "larger_settled_won"] == 1
+    assert t.loc[("strict", "cardgames"), "smaller_settled_lost"] == 1
+    assert t.loc[("hevagames", "cardgames"), "smaller_settled_lost"] == 1
+    assert t.loc[("hevagames", "cardgames"), "larger_settled_won"] == 0
+    assert (t["deals"] == 3).all() and (t["contradictions"] == 0).all()
+
+
+# ---- the report --------------------------------------------------------------------
+
+
+def _run_rows(planted: bool) -> list[dict]:
+    """strict and hevagames on deals 0-9, consistent unless ``planted``."""
+    template = make_rows(("strict",))[0]  # the other columns, as test_report fills them
+    rows = []
+    for deal in range(10):
+        for prof, res, banked in (
+            ("strict", "won" if deal < 4 else "unknown", 52 if deal < 4 else 20),
+            ("hevagames", "won" if deal < 6 else "lost", 52 if deal < 6 else 30),
+        ):
+            if planted and deal == 7 and prof == "strict":
+                res, banked = "won", 52  # strict won where hevagames lost
+            rows.append(
+                {**template, "deal": deal, "profile": prof, "result": res, "banked": banked}
+            )
+    return rows
+
+
+def _report(tmp_path, planted: bool):
+    run = make_run(tmp_path / "run", _run_rows(planted), ("strict", "hevagames"))
+    return CliRunner().invoke(report_cmd, [str(run), "--wide", "--out", str(tmp_path / "rep")])
+
+
+def test_report_names_a_planted_contradiction(tmp_path):
+    res = _report(tmp_path, planted=True)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "Related profiles: CONTRADICTION in 1 row pairs" in out
+    line = next(ln for ln in out.splitlines() if "won under the smaller, lost" in ln)
+    assert line.split()[:3] == ["7", "strict", "hevagames"]
+    assert "CONTRADICTION" in (tmp_path / "rep" / "report.md").read_text()
+
+
+def test_a_run_without_related_profiles_says_so(tmp_path):
+    rows = [r for r in _run_rows(planted=True) if r["profile"] == "strict"]
+    run = make_run(tmp_path / "run", rows, ("strict",))
+    out = CliRunner().invoke(report_cmd, [str(run)]).stdout
+    assert "Related profiles: no two profiles of the runs are related" in out
+
+
+def test_report_without_contradiction_says_so(tmp_path):
+    out = _report(tmp_path, planted=False).stdout
+    assert "CONTRADICTION" not in out
+    # strict won on 0-3 (decided under both), unknown on 4-9: hevagames lost
+    # on 6-9 settles 4 of them
+    assert "Related profiles: no contradiction; 4 unknown rows settled" in out
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("strict <= hevagames"))
+    assert line.split()[3:] == ["moves+space", "10", "4", "0", "0", "4"]
+    total = next(ln for ln in out.splitlines() if ln.strip().startswith("all 1 pairs"))
+    assert total.split()[3:] == ["10", "4", "0", "0", "4"]
