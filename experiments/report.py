@@ -61,6 +61,7 @@ from canfield.experiments.stats import (
 )
 from canfield.experiments.sweep.store import RunFolder, SweepError
 from canfield.experiments.text_tables import fit_to_width
+from canfield.experiments.view.decisions import DECISIONS_TITLE, decisions_section
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     """
     frames = []
     counts = []
+    paths = [str(p) for p in paths]
     for i, p in enumerate(paths):
         _check_run_path(Path(p))
         folder = RunFolder(p)
@@ -125,6 +127,7 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     ]
     df = df.drop(columns="_base")
     df.attrs["run_counts"] = counts
+    df.attrs["run_paths"] = paths
     return df
 
 
@@ -602,6 +605,7 @@ class Report:
     players: pd.DataFrame = field(default_factory=pd.DataFrame)
     gap: pd.DataFrame = field(default_factory=pd.DataFrame)
     run_counts: list[RunCount] = field(default_factory=list)
+    decisions: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def unfinished(self) -> list[RunCount]:
         """The runs that hold fewer rows than their ``run.json`` asks for."""
@@ -630,6 +634,8 @@ class Report:
                     gap_display(self.gap),
                 )
             )
+        if not self.decisions.empty:
+            out.append((DECISIONS_TITLE, self.decisions))
         return out
 
     def to_text(self, width: int | None = None) -> str:
@@ -707,6 +713,7 @@ def build_report(df: pd.DataFrame) -> Report:
         players_table(df),
         gap_table(df),
         counts,
+        decisions_section(df.attrs.get("run_paths", [])),
     )
 
 
