@@ -31,21 +31,20 @@ KINDS = (
     "reserve play",
     "column to foundation",
     "card back from a foundation",
-    "draw past a needed card",
+    "draw past a playable card",
     "draw",
     "redeal",
 )
 
 
-def decision_kind(move: Move, winning: str | None) -> str:
-    """The kind of the losing ``move``; ``winning`` is a move that still won there.
+def decision_kind(move: Move, waste_playable: bool = False) -> str:
+    """The kind of the losing ``move``.
 
-    A draw is a *draw past a needed card* when the winning move played the
-    waste top that the draw covered.
+    ``waste_playable``: the waste top could have been played where the move
+    was made; a draw there is a *draw past a playable card* (it covers it).
     """
     if move.src == "draw":
-        won_with_waste = winning is not None and str(winning).startswith("W>")
-        return "draw past a needed card" if won_with_waste else "draw"
+        return "draw past a playable card" if waste_playable else "draw"
     if move.src == "redeal":
         return "redeal"
     if move.src == "R":

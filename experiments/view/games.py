@@ -54,7 +54,7 @@ def analyse_games(
                 "losing_move": t.move,
                 "played": t.played,
                 "winning": t.winning,
-                "kind": decision_kind(parse_move(t.played), t.winning) if t.played else None,
+                "kind": _kind(start, moves, t.move) if t.move else None,
                 "first": t.first,
                 "last": t.last,
                 "banked_start": a.points[0].banked,
@@ -68,3 +68,12 @@ def analyse_games(
         if progress is not None:
             progress()
     return pd.DataFrame(rows)
+
+
+def _kind(start: Position, moves: list, number: int) -> str:
+    """The kind of move ``number`` (1-based) of ``moves`` played from ``start``."""
+    before = start
+    for m in moves[: number - 1]:
+        before = before.apply(m)
+    playable = any(m.src == "W" for m in before.legal_moves())
+    return decision_kind(moves[number - 1], playable)
