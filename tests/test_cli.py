@@ -66,7 +66,7 @@ COMMANDS = {
     "view",
     "analyze",
 }
-BENCHMARKS = {"engine", "solver", "pruning", "layers", "players"}
+BENCHMARKS = {"engine", "solver", "pruning", "layers", "players", "view"}
 
 
 def test_help_on_every_command():

@@ -122,3 +122,8 @@ def test_deal_png_and_svg(tmp_path):
     assert b"<svg" in svg.read_bytes()[:2000]
     r = CliRunner().invoke(main, ["deal", "5", "--png", str(tmp_path)])
     assert r.exit_code == 2 and r.stderr.startswith("error: cannot write to --png")
+
+
+def test_a_notebook_shows_the_drawing_as_png():
+    png = Position.from_deal(5).draw()._repr_png_()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
