@@ -136,7 +136,8 @@ class Analysis:
             out.append(
                 {
                     "result": p.fate,
-                    "text": f"after move {p.moves}: {word} ({p.how}); "
+                    "text": f"{f'after move {p.moves}' if p.moves else 'at the deal'}: "
+                    f"{word} ({p.how}); "
                     f"{bound}{p.banked} cards bankable",
                 }
             )

@@ -181,11 +181,11 @@ _PAGE = """<!DOCTYPE html>
 </div>
 <input type="range" id="slider" min="0" max="0" value="0" aria-label="step">
 <div id="strip"></div>
+<p id="turn" class="label">{summary}</p>
 <div id="step"></div>
 <div id="move"></div>
 <div id="fate"></div>
 <div id="table"></div>
-<p class="label">{summary}</p>
 <script id="data" type="application/json">{data}</script>
 <script>{js}</script>
 </body></html>
