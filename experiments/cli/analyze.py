@@ -99,18 +99,13 @@ def _analyse_run(run: Path, deals: str, profile: str | None, budget, as_json: bo
 )
 def analyze_cmd(
     moves_path: str,
-    profile: str | None,
-    deal_number: int | None,
-    cards: str | None,
-    deal_file: str | None,
-    position_file: str | None,
-    pick: str | None,
     deals: str | None,
     nodes: int,
     budget: float | None,
     memory: int,
     as_json: bool,
     view_out: str | None,
+    **deal_options,
 ) -> None:
     """Solve the position after every move of a played line: where was the game lost?
 
@@ -128,13 +123,15 @@ def analyze_cmd(
             fail(f"{run} is a folder but not a sweep's run folder (no run.json)")
         if deals is None:
             fail("a run folder needs --deals A:B (the stored games to analyse)")
-        if view_out or any(x is not None for x in (deal_number, cards, deal_file, position_file)):
+        others = {k: v for k, v in deal_options.items() if k != "profile" and v is not None}
+        if view_out or others:
             fail("a run folder takes --deals and --profile, not a deal, position or --view")
-        _analyse_run(run, deals, profile, (seconds, nodes, memory), as_json)
+        budget = (seconds, nodes, memory)
+        _analyse_run(run, deals, deal_options["profile"], budget, as_json)
         return
     if deals is not None:
         fail("--deals is for a run folder; MOVES is a move list")
-    line = read_line(moves_path, profile, deal_number, cards, deal_file, position_file, pick)
+    line = read_line(moves_path, **deal_options)
     out = writable_file(view_out, "--view") if view_out else None
     a = analyse(line.start, line.moves, seconds, nodes, memory)
     if as_json:

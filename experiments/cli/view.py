@@ -20,23 +20,14 @@ from canfield.experiments.view.html import view_page, write
     metavar="FILE.html",
     help="The HTML file to write.",
 )
-def view_cmd(
-    moves_path: str,
-    profile: str | None,
-    deal_number: int | None,
-    cards: str | None,
-    deal_file: str | None,
-    position_file: str | None,
-    pick: str | None,
-    out: str,
-) -> None:
+def view_cmd(moves_path: str, out: str, **deal_options) -> None:
     """Write a line of moves as one HTML file to step through in a browser.
 
     MOVES is a move list as 'canfield replay' reads it (a solve's output replays
     as it is; - for stdin). The file needs no network: buttons, the arrow keys
     and a slider step through the line, every table computed by the engine.
     """
-    line = read_line(moves_path, profile, deal_number, cards, deal_file, position_file, pick)
+    line = read_line(moves_path, **deal_options)
     path = writable_file(out, "--out")
     with writing(path.parent):
         write(path, view_page(line.start, line.moves, line.title()))
