@@ -204,6 +204,14 @@ def test_view_in_chromium(tmp_path):
         for _ in range(8):
             browser.key("ArrowRight", 39)
         check(len(steps) - 1)
+        # the reveal switch shows the face-down reserve cards (drawn, not computed)
+        down = "document.querySelectorAll('#reserve .card[data-down]').length"
+        peek = "document.querySelectorAll('#reserve .card.peek').length"
+        browser.key("Home", 36)
+        check(0)
+        assert browser.evaluate(down) == 12 and browser.evaluate(peek) == 0
+        browser.evaluate("document.getElementById('reveal').click()")
+        assert browser.evaluate(peek) == 12
         shot = tmp_path / "view.png"
         shot.write_bytes(base64.b64decode(browser.call("Page.captureScreenshot")["data"]))
         assert shot.stat().st_size > 0
