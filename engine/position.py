@@ -377,6 +377,33 @@ class Position:
             lines.append(f"T{i + 1}           " + (" ".join(card_str(c) for c in col) or "(empty)"))
         return "\n".join(lines)
 
+    def draw(self, ax=None, title: str | None = None):
+        """A picture of the table with matplotlib, for notebooks and papers.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Draw here; a new figure when None.
+        title : str, optional
+
+        Returns
+        -------
+        canfield.experiments.draw.Drawing
+            ``.fig``, ``.ax``, ``.boxes`` (every card's rectangle) and
+            ``.save(path)``; a notebook shows it as a picture.
+        """
+        # loaded on first use: the engine never imports matplotlib by itself
+        from canfield.experiments.draw import draw_snapshot
+
+        return draw_snapshot(
+            self.snapshot(),
+            reserve_visible=self.profile.reserve_visible,
+            passes=self.profile.passes,
+            status=self.status(),
+            ax=ax,
+            title=title,
+        )
+
     def __repr__(self) -> str:
         return f"Position({self.profile.canonical()}, banked={self.banked})"
 

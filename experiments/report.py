@@ -62,6 +62,7 @@ from canfield.experiments.stats import (
 )
 from canfield.experiments.sweep.store import RunFolder, SweepError
 from canfield.experiments.text_tables import fit_to_width
+from canfield.experiments.view.decisions import DECISIONS_TITLE, decisions_section
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     """
     frames = []
     counts = []
+    paths = [str(p) for p in paths]
     for i, p in enumerate(paths):
         _check_run_path(Path(p))
         folder = RunFolder(p)
@@ -126,6 +128,7 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     ]
     df = df.drop(columns="_base")
     df.attrs["run_counts"] = counts
+    df.attrs["run_paths"] = paths
     return df
 
 
@@ -604,6 +607,7 @@ class Report:
     gap: pd.DataFrame = field(default_factory=pd.DataFrame)
     run_counts: list[RunCount] = field(default_factory=list)
     related: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    decisions: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def unfinished(self) -> list[RunCount]:
         """The runs that hold fewer rows than their ``run.json`` asks for."""
@@ -632,6 +636,8 @@ class Report:
                     gap_display(self.gap),
                 )
             )
+        if not self.decisions.empty:
+            out.append((DECISIONS_TITLE, self.decisions))
         return out + self.related
 
     def to_text(self, width: int | None = None) -> str:
@@ -710,6 +716,7 @@ def build_report(df: pd.DataFrame) -> Report:
         gap_table(df),
         counts,
         related_sections(df),
+        decisions_section(df.attrs.get("run_paths", [])),
     )
 
 

@@ -54,8 +54,19 @@ def test_version():
     assert r.exit_code == 0 and __version__ in r.output
 
 
-COMMANDS = {"deal", "replay", "solve", "sweep", "report", "plot", "bench", "compare"}
-BENCHMARKS = {"engine", "solver", "pruning", "layers", "players"}
+COMMANDS = {
+    "deal",
+    "replay",
+    "solve",
+    "sweep",
+    "report",
+    "plot",
+    "bench",
+    "compare",
+    "view",
+    "analyze",
+}
+BENCHMARKS = {"engine", "solver", "pruning", "layers", "players", "view"}
 
 
 def test_help_on_every_command():

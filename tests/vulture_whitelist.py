@@ -14,6 +14,7 @@ from canfield.engine import core, scores
 from canfield.engine.formats import position_to_solvitaire, position_to_text
 from canfield.experiments.cli.budgets import WithUnit
 from canfield.experiments.cli.group import CanfieldGroup
+from canfield.experiments.draw import Drawing
 from canfield.solver.search import SolveResult
 
 _ = [
@@ -38,4 +39,6 @@ _ = [
     # dataclass field with a factory is no class attribute: read it off a result)
     lambda result: result.picks,
     SolveResult.__dataclass_fields__["picks"],
+    # IPython calls it to show a drawing in a notebook (tests/test_draw.py)
+    Drawing._repr_png_,
 ]

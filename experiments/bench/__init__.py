@@ -2,7 +2,8 @@
 
 ``engine`` (positions expanded per second), ``solver`` (deals decided, times),
 ``pruning`` (rules on against off), ``layers`` (depth-first against layered
-search), ``players`` (blind players against the solver); ``compare_baseline``
+search), ``players`` (blind players against the solver), ``view`` (the HTML view's
+size and time, ``analyze``'s seconds a game); ``compare_baseline``
 checks the solver's verdicts against another solver's (``canfield compare``)
 and ``csv_rows`` writes the rows.
 

@@ -2,7 +2,7 @@
 
 :func:`main` is the group; each command lives in a module named for it
 (``deal``, ``replay``, ``solve``, ``sweep``, ``report``, ``plot``, ``bench``,
-``compare``) and is imported only when it runs or is listed, so
+``compare``, ``view``, ``analyze``) and is imported only when it runs or is listed, so
 ``canfield deal`` stays fast. Shared pieces: :mod:`.errors` (the one error
 policy: one ``error: ...`` line, exit code 2), :mod:`.group` (the lazy group; options given twice,
 Ctrl-C), :mod:`.options` (options of ``deal``, ``replay`` and ``solve``),
@@ -28,6 +28,8 @@ COMMANDS: dict[str, str] = {
     "plot": "canfield.experiments.cli.plot:plot_cmd",
     "bench": "canfield.experiments.cli.bench:bench",
     "compare": "canfield.experiments.cli.compare:compare_cmd",
+    "view": "canfield.experiments.cli.view:view_cmd",
+    "analyze": "canfield.experiments.cli.analyze:analyze_cmd",
 }
 
 #: Command name -> its one-line help, so ``canfield --help`` imports no
@@ -43,6 +45,8 @@ SUMMARIES: dict[str, str] = {
     "plot": "Plots (PNG and SVG) for one or more run folders.",
     "bench": "Benchmarks (results go to results/runs/bench/; --publish: results/bench/).",
     "compare": "Our solver's verdicts against other solvers', deal by deal.",
+    "view": "Write a line of moves as one HTML file to step through in a browser.",
+    "analyze": "Solve the position after every move of a played line: where was the game lost?",
 }
 
 

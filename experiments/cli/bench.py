@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from canfield.engine.profiles import parse_profile
-from canfield.experiments.bench import engine, layers, players, pruning, solver
+from canfield.experiments.bench import engine, layers, players, pruning, solver, view
 from canfield.experiments.cli.budgets import MEMORY_SIZE, TIME_BUDGET, budgets
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_file, writing
@@ -329,3 +329,41 @@ def players_cmd(
             not stock_unknown,
             path,
         )
+
+
+@bench.command("view")
+@click.option("--start", type=int, default=0, show_default=True, help="First deal.")
+@click.option(
+    "--solutions",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Deals solved; the longest solution is viewed.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Greedy games analysed.",
+)
+@click.option("--profile", default="strict", show_default=True)
+@click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True)
+@output_options("view.csv")
+def view_cmd(
+    start: int,
+    solutions: int,
+    games: int,
+    profile: str,
+    repeats: int,
+    out: str | None,
+    publish: bool,
+) -> None:
+    """The HTML view of a long solution (size, time to write) and analyze's seconds a game."""
+    prof = parse_profile(profile).canonical()
+    path = result_path(out, publish, "view.csv")
+    try:
+        with writing(path):
+            view.bench(start, solutions, games, prof, repeats, path)
+    except ValueError as exc:
+        fail(str(exc))

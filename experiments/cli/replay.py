@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from canfield.engine.notation import Pick, read_moves
+from canfield.engine.notation import Move, Pick, read_moves
 from canfield.engine.position import IllegalMove, Position
 from canfield.engine.profiles import Profile, parse_profile
 from canfield.experiments.cli.errors import fail
@@ -74,6 +75,69 @@ def _start(source: Source, prof: Profile | None, pick: int | None) -> Position:
     return start_position(source.deck(), source.deal, prof, pick)
 
 
+def start_of(
+    moves_path: str,
+    profile: str | None,
+    deal_number: int | None,
+    cards: str | None,
+    deal_file: str | None,
+    position_file: str | None,
+    pick: str | None,
+) -> tuple[Position, list, Source]:
+    """The start position of a move list, its move entries and its source.
+
+    Found from the options and the solve header as ``replay`` documents
+    (``canfield view`` and ``analyze`` read move lists the same way). The
+    entries are ``read_moves``' triples, a leading ``pick`` line removed.
+    """
+    given = [x is not None for x in (deal_number, cards, deal_file, position_file)]
+    if sum(given) > 1:
+        fail("give only one of --deal N, --cards '...', --file F, --position P")
+    text = read_text(moves_path)
+    header = find_header(text)
+    prof = _profile(profile, header)
+    if deal_number is not None:
+        source = Source(deal=deal_number)
+        source.deck()  # checks the range
+    elif cards is not None:
+        source = cards_source(cards)
+    elif deal_file is not None:
+        source = read_one(deal_file)
+    elif position_file is not None:
+        source = Source(position=position_file)
+    elif header is not None:
+        source = _header_position_path(header.source, moves_path)
+    else:
+        fail(_NO_SOURCE)
+    entries = read_moves(text)
+    picked = _pick(pick, header, entries)
+    pos = _start(source, prof, picked)
+    if header is not None and source is not header.source:
+        _check_agrees(header, moves_path, pos, prof, picked)
+    return pos, entries, source
+
+
+def play_entries(
+    start: Position, entries: list, each: Callable[[int, Move, Position], None] | None = None
+) -> list[Position]:
+    """The positions along ``entries`` (``read_moves``' triples) from ``start``.
+
+    ``each`` is called with (move number, move, position after it). An
+    illegal move or a late ``pick`` stops with one ``error:`` line naming it.
+    """
+    line = [start]
+    for i, (lineno, _text, move) in enumerate(entries, 1):
+        if isinstance(move, Pick):
+            fail(f"move {i} (line {lineno}): '{move}' is allowed only before the first move")
+        try:
+            line.append(line[-1].apply(move))
+        except IllegalMove as exc:
+            fail(f"move {i} ({move}): {exc}")
+        if each is not None:
+            each(i, move, line[-1])
+    return line
+
+
 @click.command("replay")
 @click.argument("moves_path", metavar="MOVES")
 @click.option("--profile", "-p", default=None, help=PROFILE_HELP + " Default strict.")
@@ -112,45 +176,19 @@ def replay_cmd(
     with a line such as 'banked 17/52  blocked' (won, blocked or playing); an
     illegal move stops with 'error: move 7 (T1>T2x3): <reason>' and exit code 2.
     """
-    given = [x is not None for x in (deal_number, cards, deal_file, position_file)]
-    if sum(given) > 1:
-        fail("give only one of --deal N, --cards '...', --file F, --position P")
-    text = read_text(moves_path)
-    header = find_header(text)
-    prof = _profile(profile, header)
-    if deal_number is not None:
-        source = Source(deal=deal_number)
-        source.deck()  # checks the range
-    elif cards is not None:
-        source = cards_source(cards)
-    elif deal_file is not None:
-        source = read_one(deal_file)
-    elif position_file is not None:
-        source = Source(position=position_file)
-    elif header is not None:
-        source = _header_position_path(header.source, moves_path)
-    else:
-        fail(_NO_SOURCE)
-    entries = read_moves(text)
-    picked = _pick(pick, header, entries)
-    pos = _start(source, prof, picked)
-    if header is not None and source is not header.source:
-        _check_agrees(header, moves_path, pos, prof, picked)
-
+    pos, entries, _source = start_of(
+        moves_path, profile, deal_number, cards, deal_file, position_file, pick
+    )
     if show:
         click.echo("start")
         click.echo(pos.show())
-    for i, (lineno, _text, move) in enumerate(entries, 1):
-        if isinstance(move, Pick):
-            fail(f"move {i} (line {lineno}): '{move}' is allowed only before the first move")
-        try:
-            pos = pos.apply(move)
-        except IllegalMove as exc:
-            fail(f"move {i} ({move}): {exc}")
-        if show:
-            click.echo()
-            click.echo(f"{i}. {move}")
-            click.echo(pos.show())
+
+    def print_step(i: int, move: Move, after: Position) -> None:
+        click.echo()
+        click.echo(f"{i}. {move}")
+        click.echo(after.show())
+
+    pos = play_entries(pos, entries, print_step if show else None)[-1]
     if show:
         click.echo()
     click.echo(f"banked {pos.banked}/52  {pos.status()}")

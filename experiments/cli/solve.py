@@ -158,6 +158,13 @@ def _warm_up(strategy: str, as_json: bool) -> None:
     "share of the budget, for a fast win; --no-probes searches every move from the start.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
+@click.option(
+    "--view",
+    "view_out",
+    metavar="FILE.html",
+    help="One deal or position only: also write its solution (or, when not won, the "
+    "best line found) as an HTML step-through (see 'canfield view').",
+)
 def solve_cmd(
     number: int | None,
     deal: int | None,
@@ -173,6 +180,7 @@ def solve_cmd(
     strategy: str,
     probes: bool,
     as_json: bool,
+    view_out: str | None,
 ) -> None:
     """Solve deal N, or deals or positions: won (with a solution), lost (proof) or unknown.
 
@@ -201,6 +209,7 @@ def solve_cmd(
         if not sources:
             fail(f"{file} names no deal or position to solve")
     jobs = _jobs(sources, asked, parse_pick(pick), strategy)
+    view = _view_target(view_out, jobs)
     _warm_up(strategy, as_json)
     opts = {"memory": memory, "prune": rules, "strategy": strategy, "probes": probes}
     for job in jobs:
@@ -209,3 +218,32 @@ def solve_cmd(
             click.echo(json.dumps({**r.to_json(), "source": job.source.to_json()}))
         else:
             _print_human(r, job.source)
+        if view is not None:
+            _write_view(view, job, r)
+
+
+def _view_target(view_out: str | None, jobs: list[_Job]):
+    """The checked ``--view`` file, or None; one solve of a known position only."""
+    if view_out is None:
+        return None
+    if len(jobs) != 1:
+        fail("--view writes one solve; give one deal or position, not a list")
+    if jobs[0].position is None:
+        fail("--view under selective needs --pick (the base card of the line shown)")
+    from canfield.experiments.cli.outputs import writable_file
+
+    return writable_file(view_out, "--view")
+
+
+def _write_view(path, job: _Job, r: SolveResult) -> None:
+    """Write the solve's line (the solution, else the best line) as the HTML view."""
+    from canfield.engine.notation import parse_move
+    from canfield.experiments.cli.outputs import writing
+    from canfield.experiments.view.html import view_page, write
+
+    line = r.moves if r.result == "won" else r.best_line
+    moves = [parse_move(m) for m in line]
+    title = f"{job.source.label()}  profile {r.profile}  {r.result}  banked {r.banked}/52"
+    with writing(path.parent):
+        write(path, view_page(job.position, moves, title))
+    click.echo(f"wrote {path} ({len(moves)} moves)", err=True)

@@ -28,6 +28,7 @@ from canfield.engine.version import __version__
 from canfield.experiments.play import play_game
 from canfield.experiments.players import GreedyPlayer, PimcPlayer, Player, RandomPlayer
 from canfield.experiments.sweep.errors import SolveFailed
+from canfield.experiments.sweep.games import GAME_KEY
 from canfield.experiments.sweep.spec import (
     DEFAULT_PIMC_K,
     DEFAULT_PIMC_NODES,
@@ -180,6 +181,7 @@ def play_row(deal: int, profile: str, player: str, options: str, memory: int) ->
         "moves": len(game.moves),
         "cleared_reserve": game.reserve_left == 0,
         "solver_options": default_solver_options(player),
+        GAME_KEY: " ".join(game.moves),  # stored apart by .games.store_games
     }
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from canfield.engine.numba_cache import COMPILING_NOTE
 from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.games import store_games
 from canfield.experiments.sweep.progress import ResultTally, SweepProgress
 from canfield.experiments.sweep.rows import run_batch, warm_up_for
 from canfield.experiments.sweep.spec import SEARCHING_PLAYERS, SweepSpec, parse_solver_options
@@ -172,6 +173,7 @@ def _run(
 
     def finished(rows: list[dict]) -> None:
         nonlocal part_index
+        store_games(folder.path, part_index, rows)  # a blind player's moves, for analyze
         folder.write_part(part_index, rows)
         part_index += 1
         summary.rows_written += len(rows)
