@@ -59,6 +59,7 @@ from canfield.experiments.stats import (
     paired_diff_ci,
     wilson,
 )
+from canfield.experiments.sweep.attempts import load_escalated
 from canfield.experiments.sweep.store import RunFolder, SweepError
 from canfield.experiments.text_tables import fit_to_width
 
@@ -99,7 +100,7 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
         _check_run_path(Path(p))
         folder = RunFolder(p)
         spec = folder.read_spec()
-        df = folder.load()
+        df = load_escalated(p, folder.load())
         df["run"] = Path(p).name
         counts.append(RunCount(Path(p).name, len(df), len(spec.profiles) * len(spec.deals)))
         # Keep the sweep's profile order (run.json), then deal order.
