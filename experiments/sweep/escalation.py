@@ -167,7 +167,8 @@ def run_escalation(
         raise SweepError("--workers counts local processes; with --scheduler the cluster's run")
     folder = RunFolder(run)
     if not folder.path.is_dir():
-        raise SweepError(f"{folder.path} is not a run folder (no such folder)")
+        what = "a file" if folder.path.exists() else "missing"
+        raise SweepError(f"{folder.path} is not a run folder: it is {what}")
     sweep = folder.read_spec()
     if sweep.player != "solver":
         raise SweepError(
@@ -179,8 +180,8 @@ def run_escalation(
     default_memory = memory_bytes if memory_bytes is not None else DEFAULT_SWEEP_MEMORY
     if ladder is not None:
         rungs = parse_ladder(ladder, default_memory)
-        if memory_bytes is None and stored is not None:
-            # a resume without --memory: the recorded rungs keep their table
+        if stored is not None:
+            # --memory is the table of this call's new rungs: recorded ones keep theirs
             old = stored.ladder
             rungs = [
                 replace(r, memory=old[i].memory) if i < len(old) else r for i, r in enumerate(rungs)
@@ -231,9 +232,11 @@ def _subsample_arg(
         raise SweepError(f"--seed must be 0 or more, got {seed}")
     if (sub_nodes is None) == (sub_budget is None):
         raise SweepError("--subsample needs one budget: --nodes (e.g. 50M) or --budget (e.g. 120s)")
-    if memory is None:
-        old = stored.subsample if stored is not None else None
-        memory = old.budget.memory if old is not None else DEFAULT_SWEEP_MEMORY
+    old = stored.subsample if stored is not None else None
+    if old is not None:
+        memory = old.budget.memory  # a recorded subsample keeps its table
+    elif memory is None:
+        memory = DEFAULT_SWEEP_MEMORY
     budget = (
         Budget(parse_nodes(sub_nodes), None, memory)
         if sub_nodes is not None

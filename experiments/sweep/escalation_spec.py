@@ -197,8 +197,7 @@ def merged_spec(
         if len(ladder) < len(old) or any(a != b for a, b in zip(old, shared, strict=True)):
             raise SweepError(
                 "--ladder must repeat the recorded ladder "
-                f"{','.join(_rung_word(r) for r in old)} (table {_memory_word(old)}) and may only "
-                "add rungs after it"
+                f"{','.join(_rung_word(r) for r in old)} and may only add rungs after it"
             )
     new_rungs = ladder[len(old) :]
     if new_rungs and before.subsample is not None:
@@ -211,8 +210,8 @@ def merged_spec(
     if subsample is not None:
         if sub is not None and replace(sub, deals=None) != subsample:
             raise SweepError(
-                f"this run's subsample was made with size {sub.size}, seed {sub.seed}, "
-                f"{sub.budget.text()} and a {sub.budget.memory}-byte table: repeat those to resume"
+                f"this run's subsample was made with size {sub.size}, seed {sub.seed} and "
+                f"{sub.budget.text()}: repeat those to resume"
             )
         sub = sub or subsample
     return EscalationSpec(tuple(old + new_rungs), sub)
@@ -220,7 +219,3 @@ def merged_spec(
 
 def _rung_word(rung: Budget) -> str:
     return nodes_text(rung.nodes) if rung.nodes else f"{rung.seconds:g}s"
-
-
-def _memory_word(rungs: list[Budget]) -> str:
-    return ", ".join(sorted({f"{r.memory} bytes" for r in rungs})) or "-"
