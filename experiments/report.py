@@ -721,10 +721,10 @@ class Report:
         self.paired.to_csv(paths[2], index=False)
         self.by_base.to_csv(paths[3], index=False)
         for name, table in (
-            ("players", self.players),
-            ("gap", self.gap),
             ("estimates", self.estimates),
             ("escalation", self.escalation),
+            ("players", self.players),
+            ("gap", self.gap),
         ):
             if not table.empty:
                 paths.append(d / f"{name}.csv")
