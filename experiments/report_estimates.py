@@ -71,6 +71,8 @@ def _columns(name: str, r: TwoPhase, scale: float) -> dict[str, float]:
         out[f"{name}_est_{case}"] = scale * e.value if e else math.nan
         out[f"{name}_lo_{case}"] = scale * e.low if e else math.nan
         out[f"{name}_hi_{case}"] = scale * e.high if e else math.nan
+    union = r.union or (math.nan, math.nan)
+    out[f"{name}_union_lo"], out[f"{name}_union_hi"] = scale * union[0], scale * union[1]
     return out
 
 
@@ -123,7 +125,7 @@ def _estimate_cell(row: pd.Series, name: str, digits: int) -> str:
     worst, best = ("lost", "won") if name == "win" else ("as banked", "52")
     return (
         f"residual={worst}: {case('low')}; residual={best}: {case('high')}; "
-        f"union [{_fmt(row[f'{name}_lo_low'], digits)}, {_fmt(row[f'{name}_hi_high'], digits)}]"
+        f"union [{_fmt(row[f'{name}_union_lo'], digits)}, {_fmt(row[f'{name}_union_hi'], digits)}]"
     )
 
 

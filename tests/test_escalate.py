@@ -328,3 +328,17 @@ def test_recorded_ladder_must_be_repeated(one_worker, tmp_path):
     assert r.exit_code == 0 and "(0 new)" in r.stderr
     recorded = json.loads((run / ESCALATE_JSON).read_text())["ladder"]
     assert [r["memory"] for r in recorded] == [16 << 20, 16 << 20]
+
+
+def test_attempts_parts_that_disagree_are_an_error(one_worker, tmp_path):
+    import pyarrow.parquet as pq
+
+    run = copy(one_worker, tmp_path / "twice")
+    store = AttemptStore(run)
+    first = store.part_files()[0]
+    shutil.copy(first, store.path / "part-00900.parquet")
+    assert len(store.load()) == len(AttemptStore(one_worker).load())  # identical copy: dropped
+    changed = [r | {"banked": r["banked"] + 1} for r in pq.read_table(first).to_pylist()]
+    store.write_part(901, changed)
+    with pytest.raises(SweepError, match="disagree"):
+        store.load()

@@ -123,8 +123,16 @@ class AttemptStore:
             return pa.Table.from_pylist([], schema=ATTEMPT_SCHEMA).to_pandas()
         rows = pd.concat(frames, ignore_index=True)
         # a batch is only written once; equal keys can only come from a part
-        # copied by hand: keep the first
-        rows = rows.drop_duplicates(["phase", "rung", "deal", "profile"], keep="first")
+        # copied by hand: keep the first, unless the two disagree
+        key = ["phase", "rung", "deal", "profile"]
+        twice = rows[rows.duplicated(key, keep=False)]
+        compare = [c for c in ATTEMPT_COLUMNS if c not in ATTEMPT_TIMING_COLUMNS]
+        if len(twice[compare].astype(str).drop_duplicates()) > len(twice.drop_duplicates(key)):
+            raise SweepError(
+                f"two attempts parts in {self.path} disagree about the same attempt;"
+                " move the wrong one aside"
+            )
+        rows = rows.drop_duplicates(key, keep="first")
         order = rows["phase"].map({p: i for i, p in enumerate(PHASES)})
         return (
             rows.assign(_order=order)

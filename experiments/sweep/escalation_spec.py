@@ -70,9 +70,6 @@ class Budget:
         """``'1M nodes'`` or ``'10s'``."""
         return f"{nodes_text(self.nodes)} nodes" if self.nodes else f"{self.seconds:g}s"
 
-    def same_budget(self, other: Budget) -> bool:
-        return (self.nodes, self.seconds) == (other.nodes, other.seconds)
-
 
 def parse_ladder(text: str, memory: int) -> list[Budget]:
     """The rungs of ``--ladder``: node budgets (``1M,20M``) or times (``10s``).
