@@ -20,7 +20,6 @@ most cards banked (the latest of equals), plus the columns of
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -29,7 +28,7 @@ import pyarrow.parquet as pq
 
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_spec import read_escalation
-from canfield.experiments.sweep.files import fsync_dir, write_atomically
+from canfield.experiments.sweep.files import fsync_dir, move_aside, write_atomically
 from canfield.experiments.sweep.schema import SCHEMA, TIMING_COLUMNS
 
 #: The columns of an attempt: a sweep row's, then the escalation's own.
@@ -99,14 +98,7 @@ class AttemptStore:
             try:
                 _read(part)
             except SweepError:
-                self.damaged_dir.mkdir(exist_ok=True)
-                dest = self.damaged_dir / part.name
-                copy = 1
-                while dest.exists():
-                    dest = self.damaged_dir / f"{part.name}.{copy}"
-                    copy += 1
-                shutil.move(str(part), dest)
-                moved.append(dest)
+                moved.append(move_aside(part, self.damaged_dir))
         return moved
 
     def load(self) -> pd.DataFrame:

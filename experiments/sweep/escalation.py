@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from canfield.experiments.sweep.attempts import AttemptStore
-from canfield.experiments.sweep.errors import SolveFailed, SweepError
+from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_spec import (
     Budget,
     EscalationSpec,
@@ -45,8 +45,9 @@ from canfield.experiments.sweep.escalation_spec import (
     write_escalation,
 )
 from canfield.experiments.sweep.progress import ResultTally, SweepProgress
-from canfield.experiments.sweep.rows import solve_row, warm_up_for
+from canfield.experiments.sweep.rows import run_batch, warm_up_for
 from canfield.experiments.sweep.runner import (
+    check_run_args,
     chunk_batches,
     connect_dask,
     execute,
@@ -56,39 +57,21 @@ from canfield.experiments.sweep.spec import DEFAULT_SWEEP_MEMORY, parse_budget, 
 from canfield.experiments.sweep.store import RunFolder
 
 
-def attempt_batch(
-    profile: str,
-    deals: Sequence[int],
-    budget_seconds: float | None,
-    budget_nodes: int | None,
-    memory: int,
-    player: str = "solver",
-    player_options: str = "",
-    solver_options: str = "",
-) -> list[dict]:
-    """Solve a batch of deals under one profile with the solver, recording each
-    solve's CPU time: the escalation's unit of work (the signature of
-    :func:`.rows.run_batch`, so the sweep's workers run it).
+def attempt_batch(profile: str, deals: Sequence[int], *args) -> list[dict]:
+    """:func:`.rows.run_batch` (same arguments), recording each solve's CPU
+    time in ``cpu_seconds``: the escalation's unit of work.
 
     Raises
     ------
     SolveFailed
         If the solver raised on a deal (named in the message).
     """
-    warm_up_for(player, solver_options)
+    warm_up_for(args[3], args[5])  # once, before the first solve's clock starts
     rows = []
     for deal in deals:
         cpu0 = time.process_time()
-        try:
-            row = solve_row(
-                int(deal), profile, budget_seconds, budget_nodes, memory, solver_options
-            )
-        except Exception as exc:
-            raise SolveFailed(
-                f"deal {deal} profile {profile}: {type(exc).__name__}: {exc}"
-            ) from exc
-        row["cpu_seconds"] = time.process_time() - cpu0
-        rows.append(row)
+        rows += run_batch(profile, (deal,), *args)
+        rows[-1]["cpu_seconds"] = time.process_time() - cpu0
     return rows
 
 
@@ -159,12 +142,7 @@ def run_escalation(
     SolveFailed
         If a solve crashed; the attempts finished before it are kept.
     """
-    if batch_size <= 0:
-        raise SweepError(f"--batch must be positive, got {batch_size}")
-    if workers is not None and workers <= 0:
-        raise SweepError(f"--workers must be positive, got {workers}")
-    if workers is not None and scheduler:
-        raise SweepError("--workers counts local processes; with --scheduler the cluster's run")
+    check_run_args(batch_size, workers, scheduler)
     folder = RunFolder(run)
     if not folder.path.is_dir():
         what = "a file" if folder.path.exists() else "missing"

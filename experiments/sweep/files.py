@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -29,3 +30,16 @@ def fsync_dir(path: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def move_aside(path: Path, folder: Path) -> Path:
+    """Move the file ``path`` into ``folder`` (made if missing) under a name no
+    file there has yet (``NAME``, ``NAME.1``, ...); return where it went."""
+    folder.mkdir(exist_ok=True)
+    dest = folder / path.name
+    copy = 1
+    while dest.exists():
+        dest = folder / f"{path.name}.{copy}"
+        copy += 1
+    shutil.move(str(path), dest)
+    return dest

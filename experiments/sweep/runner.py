@@ -114,12 +114,7 @@ def run_sweep(
     SolveFailed
         If a row crashed; the parts finished before it are kept.
     """
-    if batch_size <= 0:
-        raise SweepError(f"--batch must be positive, got {batch_size}")
-    if workers is not None and workers <= 0:
-        raise SweepError(f"--workers must be positive, got {workers}")
-    if workers is not None and scheduler:
-        raise SweepError("--workers counts local processes; with --scheduler the cluster's run")
+    check_run_args(batch_size, workers, scheduler)
     folder = RunFolder(out)
     folder.check(spec)
     client = connect_dask(scheduler) if scheduler else None
@@ -198,6 +193,22 @@ def _run(
     if compact and summary.complete and not summary.interrupted:
         folder.compact()
     return summary
+
+
+def check_run_args(batch_size: int, workers: int | None, scheduler: str | None) -> None:
+    """Check ``--batch``, ``--workers`` and ``--scheduler`` of a command that runs batches.
+
+    Raises
+    ------
+    SweepError
+        If a count is not positive, or both workers and a scheduler are given.
+    """
+    if batch_size <= 0:
+        raise SweepError(f"--batch must be positive, got {batch_size}")
+    if workers is not None and workers <= 0:
+        raise SweepError(f"--workers must be positive, got {workers}")
+    if workers is not None and scheduler:
+        raise SweepError("--workers counts local processes; with --scheduler the cluster's run")
 
 
 def execute(

@@ -25,7 +25,6 @@ import fcntl
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -35,7 +34,7 @@ import pyarrow.parquet as pq
 from canfield.experiments.sweep.attempts import load_escalated
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_spec import ESCALATE_JSON
-from canfield.experiments.sweep.files import fsync_dir, write_atomically
+from canfield.experiments.sweep.files import fsync_dir, move_aside, write_atomically
 from canfield.experiments.sweep.schema import (
     COLUMNS,
     LEGACY_COLUMNS,
@@ -222,17 +221,7 @@ class RunFolder:
 
     def repair(self) -> list[Path]:
         """Move damaged parts to ``parts/damaged/``; return where they went."""
-        moved = []
-        for part, _ in self.check_parts():
-            self.damaged_dir.mkdir(exist_ok=True)
-            dest = self.damaged_dir / part.name
-            copy = 1
-            while dest.exists():
-                dest = self.damaged_dir / f"{part.name}.{copy}"
-                copy += 1
-            shutil.move(str(part), dest)
-            moved.append(dest)
-        return moved
+        return [move_aside(part, self.damaged_dir) for part, _ in self.check_parts()]
 
     def load(self) -> pd.DataFrame:
         """All rows, one per (deal, profile), sorted.
