@@ -688,6 +688,16 @@ class Report:
             "verdicts (budget ran out) are never counted as lost; banked for an unknown "
             "deal is a lower bound.",
         ]
+        if not self.estimates.empty:
+            out += [
+                "",
+                "The estimated true win share (and mean banked) over all deals is the "
+                "two-phase estimate of docs/statistics.md with its 95% normal interval: "
+                "it needs a subsample of the deals left unknown (`canfield escalate "
+                "--subsample`); without one only the bounds are given. Bounds are not "
+                "intervals: they count every unknown deal lost (or at its banked) and won "
+                "(or at 52).",
+            ]
         if self.unfinished():
             out += ["", "**Unfinished runs**: " + "; ".join(c.warning() for c in self.unfinished())]
         if not self.players.empty:
