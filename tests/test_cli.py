@@ -54,7 +54,7 @@ def test_version():
     assert r.exit_code == 0 and __version__ in r.output
 
 
-COMMANDS = {"deal", "replay", "solve", "sweep", "report", "plot", "bench", "compare"}
+COMMANDS = {"deal", "replay", "solve", "sweep", "escalate", "report", "plot", "bench", "compare"}
 BENCHMARKS = {"engine", "solver", "pruning", "layers", "players"}
 
 
