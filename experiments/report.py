@@ -53,6 +53,12 @@ import pandas as pd
 from canfield.engine.cards import RANKS
 from canfield.engine.scores import CASINO_PER_CARD, CASINO_PRICE
 from canfield.experiments.relations import related_sections
+from canfield.experiments.report_estimates import (
+    escalation_display,
+    escalation_rows,
+    estimates_display,
+    estimates_table,
+)
 from canfield.experiments.stats import (
     mcnemar_chi2,
     mcnemar_exact,
@@ -60,6 +66,7 @@ from canfield.experiments.stats import (
     paired_diff_ci,
     wilson,
 )
+from canfield.experiments.sweep.attempts import AttemptStore, load_escalated
 from canfield.experiments.sweep.store import RunFolder, SweepError
 from canfield.experiments.text_tables import fit_to_width
 from canfield.experiments.view.decisions import DECISIONS_TITLE, decisions_section
@@ -98,12 +105,15 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     frames = []
     counts = []
     paths = [str(p) for p in paths]
+    escalation: list[dict] = []
     for i, p in enumerate(paths):
         _check_run_path(Path(p))
         folder = RunFolder(p)
         spec = folder.read_spec()
-        df = folder.load()
+        rows = folder.load()
+        df = load_escalated(p, rows)
         df["run"] = Path(p).name
+        escalation += escalation_rows(rows, AttemptStore(p).load(), Path(p).name)
         counts.append(RunCount(Path(p).name, len(df), len(spec.profiles) * len(spec.deals)))
         # Keep the sweep's profile order (run.json), then deal order.
         order = {prof: k for k, prof in enumerate(spec.profiles)}
@@ -129,6 +139,8 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     df = df.drop(columns="_base")
     df.attrs["run_counts"] = counts
     df.attrs["run_paths"] = paths
+    labels = dict(zip(zip(df["run"], df["profile"], strict=True), df["label"], strict=True))
+    df.attrs["escalation"] = [e | {"label": labels[e["run"], e["profile"]]} for e in escalation]
     return df
 
 
@@ -608,6 +620,8 @@ class Report:
     run_counts: list[RunCount] = field(default_factory=list)
     related: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
     decisions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    estimates: pd.DataFrame = field(default_factory=pd.DataFrame)
+    escalation: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def unfinished(self) -> list[RunCount]:
         """The runs that hold fewer rows than their ``run.json`` asks for."""
@@ -634,6 +648,24 @@ class Report:
                     "Blindness gap: solver win % - player win % on the same deals "
                     "(deals the solver left unknown excluded)",
                     gap_display(self.gap),
+                )
+            )
+        if not self.estimates.empty:
+            out += [
+                (
+                    "True win share over all deals (two-phase estimate, docs/statistics.md)",
+                    estimates_display(self.estimates, "win"),
+                ),
+                (
+                    "Mean banked over all deals (two-phase estimate, docs/statistics.md)",
+                    estimates_display(self.estimates, "banked"),
+                ),
+            ]
+        if not self.escalation.empty:
+            out.append(
+                (
+                    "Escalation: rows attempted and decided per rung, seconds per row",
+                    escalation_display(self.escalation),
                 )
             )
         if not self.decisions.empty:
@@ -664,6 +696,16 @@ class Report:
             "verdicts (budget ran out) are never counted as lost; banked for an unknown "
             "deal is a lower bound.",
         ]
+        if not self.estimates.empty:
+            out += [
+                "",
+                "The estimated true win share (and mean banked) over all deals is the "
+                "two-phase estimate of docs/statistics.md with its 95% normal interval: "
+                "it needs a subsample of the deals left unknown (`canfield escalate "
+                "--subsample`); without one only the bounds are given. Bounds are not "
+                "intervals: they count every unknown deal lost (or at its banked) and won "
+                "(or at 52).",
+            ]
         if self.unfinished():
             out += ["", "**Unfinished runs**: " + "; ".join(c.warning() for c in self.unfinished())]
         if not self.players.empty:
@@ -687,7 +729,8 @@ class Report:
 
     def write(self, out_dir: str | os.PathLike) -> list[Path]:
         """Write ``report.md`` and ``summary.csv``, ``paired.csv``, ``by_base.csv``
-        (plus ``players.csv`` and ``gap.csv`` when the runs hold a blind player)."""
+        (plus ``players.csv`` and ``gap.csv`` when the runs hold a blind player,
+        ``estimates.csv`` for solver runs and ``escalation.csv`` for escalated ones)."""
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)
         paths = [d / "report.md", d / "summary.csv", d / "paired.csv", d / "by_base.csv"]
@@ -695,7 +738,12 @@ class Report:
         self.summary.to_csv(paths[1], index=False)
         self.paired.to_csv(paths[2], index=False)
         self.by_base.to_csv(paths[3], index=False)
-        for name, table in (("players", self.players), ("gap", self.gap)):
+        for name, table in (
+            ("estimates", self.estimates),
+            ("escalation", self.escalation),
+            ("players", self.players),
+            ("gap", self.gap),
+        ):
             if not table.empty:
                 paths.append(d / f"{name}.csv")
                 table.to_csv(paths[-1], index=False)
@@ -717,6 +765,8 @@ def build_report(df: pd.DataFrame) -> Report:
         counts,
         related_sections(df),
         decisions_section(df.attrs.get("run_paths", [])),
+        estimates_table(df),
+        pd.DataFrame(df.attrs.get("escalation", [])),
     )
 
 

@@ -59,6 +59,7 @@ COMMANDS = {
     "replay",
     "solve",
     "sweep",
+    "escalate",
     "report",
     "plot",
     "bench",

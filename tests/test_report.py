@@ -128,7 +128,14 @@ def test_report_text_markdown_csv(df, tmp_path):
     md = rep.to_markdown()
     assert md.startswith("# Canfield win rates") and "| profile | deals |" in md
     paths = rep.write(tmp_path / "out")
-    assert [p.name for p in paths] == ["report.md", "summary.csv", "paired.csv", "by_base.csv"]
+    # a solver run also gets estimates.csv (true win share: bounds only here)
+    assert [p.name for p in paths] == [
+        "report.md",
+        "summary.csv",
+        "paired.csv",
+        "by_base.csv",
+        "estimates.csv",
+    ]
     s = pd.read_csv(paths[1])
     assert list(s["unknown"]) == [2, 1]
 

@@ -1,8 +1,8 @@
 """The ``canfield`` command line.
 
 :func:`main` is the group; each command lives in a module named for it
-(``deal``, ``replay``, ``solve``, ``sweep``, ``report``, ``plot``, ``bench``,
-``compare``, ``view``, ``analyze``) and is imported only when it runs or is listed, so
+(``deal``, ``replay``, ``solve``, ``sweep``, ``escalate``, ``report``, ``plot``,
+``bench``, ``compare``, ``view``, ``analyze``) and is imported only when it runs or is listed, so
 ``canfield deal`` stays fast. Shared pieces: :mod:`.errors` (the one error
 policy: one ``error: ...`` line, exit code 2), :mod:`.group` (the lazy group; options given twice,
 Ctrl-C), :mod:`.options` (options of ``deal``, ``replay`` and ``solve``),
@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "replay": "canfield.experiments.cli.replay:replay_cmd",
     "solve": "canfield.experiments.cli.solve:solve_cmd",
     "sweep": "canfield.experiments.cli.sweep:sweep_cmd",
+    "escalate": "canfield.experiments.cli.escalate:escalate_cmd",
     "report": "canfield.experiments.cli.report:report_cmd",
     "plot": "canfield.experiments.cli.plot:plot_cmd",
     "bench": "canfield.experiments.cli.bench:bench",
@@ -41,6 +42,8 @@ SUMMARIES: dict[str, str] = {
     "solve": "Solve deal N, or deals or positions: won (with a solution), lost (proof) or unknown.",
     "sweep": "Solve (or play, with --player) every (deal, profile) into a resumable run "
     "folder of Parquet parts.",
+    "escalate": "Solve a sweep's unknown rows again with a ladder of bigger budgets, then "
+    "a seeded subsample of what stays unknown.",
     "report": "Win-rate tables for one or more run folders.",
     "plot": "Plots (PNG and SVG) for one or more run folders.",
     "bench": "Benchmarks (results go to results/runs/bench/; --publish: results/bench/).",

@@ -17,7 +17,7 @@ from canfield.experiments.sweep.progress import ResultTally, SweepProgress
 from canfield.experiments.sweep.rows import run_batch, warm_up_for
 from canfield.experiments.sweep.spec import SEARCHING_PLAYERS, SweepSpec, parse_solver_options
 from canfield.experiments.sweep.store import RunFolder
-from canfield.experiments.sweep.workers import Batch, BatchArgs, OnRows, run_local
+from canfield.experiments.sweep.workers import Batch, BatchArgs, OnRows, Task, run_local
 from canfield.solver.search import is_compiled
 
 #: How long to wait for a dask scheduler before giving up.
@@ -31,6 +31,12 @@ def plan_batches(spec: SweepSpec, done: set[tuple[int, str]], batch_size: int) -
         for prof in spec.profiles:
             if (deal, prof) not in done:
                 todo[prof].append(deal)
+    return chunk_batches(todo, batch_size)
+
+
+def chunk_batches(todo: dict[str, list[int]], batch_size: int) -> list[Batch]:
+    """Cut each profile's deals (in the order given) into batches of at most
+    ``batch_size``, interleaved profile by profile so all progress together."""
     per_profile = {
         prof: [tuple(deals[i : i + batch_size]) for i in range(0, len(deals), batch_size)]
         for prof, deals in todo.items()
@@ -38,7 +44,7 @@ def plan_batches(spec: SweepSpec, done: set[tuple[int, str]], batch_size: int) -
     batches: list[Batch] = []
     longest = max((len(b) for b in per_profile.values()), default=0)
     for i in range(longest):
-        for prof in spec.profiles:
+        for prof in todo:
             if i < len(per_profile[prof]):
                 batches.append((prof, per_profile[prof][i]))
     return batches
@@ -109,15 +115,10 @@ def run_sweep(
     SolveFailed
         If a row crashed; the parts finished before it are kept.
     """
-    if batch_size <= 0:
-        raise SweepError(f"--batch must be positive, got {batch_size}")
-    if workers is not None and workers <= 0:
-        raise SweepError(f"--workers must be positive, got {workers}")
-    if workers is not None and scheduler:
-        raise SweepError("--workers counts local processes; with --scheduler the cluster's run")
+    check_run_args(batch_size, workers, scheduler)
     folder = RunFolder(out)
     folder.check(spec)
-    client = _connect_dask(scheduler) if scheduler else None
+    client = connect_dask(scheduler) if scheduler else None
     try:
         folder.init(spec)
         folder.lock()
@@ -168,7 +169,9 @@ def _run(
         spec.solver_options,
     )
     local_workers = workers or os.cpu_count() or 1
-    compile_here = bool(batches) and client is None and _needs_compile(spec, say)
+    compile_here = (
+        bool(batches) and client is None and needs_compile(spec.player, spec.solver_options, say)
+    )
     bar = SweepProgress(total, len(done), label, tally) if progress and batches else None
 
     def finished(rows: list[dict]) -> None:
@@ -182,18 +185,7 @@ def _run(
             bar.add(rows)
 
     try:
-        if compile_here or (batches and client is None and local_workers == 1):
-            # once, here: the workers then load the kernels from numba's cache
-            warm_up_for(spec.player, spec.solver_options)
-        if not batches:
-            pass
-        elif client is not None:
-            _run_dask(client, batches, args, finished)
-        elif local_workers == 1:
-            for prof, deals in batches:
-                finished(run_batch(prof, deals, *args))
-        else:
-            run_local(local_workers, batches, args, finished)
+        execute(batches, args, finished, local_workers, client, compile_here=compile_here)
     except KeyboardInterrupt:
         summary.interrupted = True
     finally:
@@ -205,19 +197,64 @@ def _run(
     return summary
 
 
-def _needs_compile(spec: SweepSpec, say: Callable[[str], None] | None) -> bool:
-    """True (after saying so) when the player runs the solver and numba's
-    cache does not hold its kernels yet."""
-    if spec.player not in SEARCHING_PLAYERS:
+def check_run_args(batch_size: int, workers: int | None, scheduler: str | None) -> None:
+    """Check ``--batch``, ``--workers`` and ``--scheduler`` of a command that runs batches.
+
+    Raises
+    ------
+    SweepError
+        If a count is not positive, or both workers and a scheduler are given.
+    """
+    if batch_size <= 0:
+        raise SweepError(f"--batch must be positive, got {batch_size}")
+    if workers is not None and workers <= 0:
+        raise SweepError(f"--workers must be positive, got {workers}")
+    if workers is not None and scheduler:
+        raise SweepError("--workers counts local processes; with --scheduler the cluster's run")
+
+
+def execute(
+    batches: list[Batch],
+    args: BatchArgs,
+    finished: OnRows,
+    local_workers: int,
+    client=None,
+    task: Task = run_batch,
+    compile_here: bool = False,
+) -> None:
+    """Run ``task(profile, deals, *args)`` on every batch: on the dask cluster
+    of ``client``, in this process (one local worker) or in local worker
+    processes, giving each batch's rows to ``finished`` as they arrive.
+
+    ``compile_here`` compiles the kernels first in this process, so that the
+    workers load them from numba's cache instead of compiling them each.
+    """
+    if compile_here or (batches and client is None and local_workers == 1):
+        warm_up_for(args[3], args[5])
+    if not batches:
+        return
+    if client is not None:
+        run_dask(client, batches, args, finished, task)
+    elif local_workers == 1:
+        for prof, deals in batches:
+            finished(task(prof, deals, *args))
+    else:
+        run_local(local_workers, batches, args, finished, task)
+
+
+def needs_compile(player: str, solver_options: str, say: Callable[[str], None] | None) -> bool:
+    """True (after saying so) when ``player`` runs the solver and numba's
+    cache does not hold the kernels of its ``solver_options`` yet."""
+    if player not in SEARCHING_PLAYERS:
         return False
-    if is_compiled(parse_solver_options(spec.solver_options)["strategy"]):
+    if is_compiled(parse_solver_options(solver_options)["strategy"]):
         return False
     if say is not None:
         say(COMPILING_NOTE)
     return True
 
 
-def _connect_dask(address: str):
+def connect_dask(address: str):
     """A dask client of the scheduler at ``address``.
 
     Raises
@@ -239,14 +276,16 @@ def _connect_dask(address: str):
         ) from None
 
 
-def _run_dask(client, batches: list[Batch], args: BatchArgs, finished: OnRows) -> None:
+def run_dask(
+    client, batches: list[Batch], args: BatchArgs, finished: OnRows, task: Task = run_batch
+) -> None:
+    """Run ``task(profile, deals, *args)`` for each batch on the dask cluster of
+    ``client``, giving each batch's rows to ``finished`` as they arrive."""
     from distributed import as_completed
 
     futures = []
     try:
-        futures = [
-            client.submit(run_batch, prof, deals, *args, pure=False) for prof, deals in batches
-        ]
+        futures = [client.submit(task, prof, deals, *args, pure=False) for prof, deals in batches]
         for future in as_completed(futures):
             finished(future.result())
     except BaseException:

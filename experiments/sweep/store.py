@@ -25,16 +25,16 @@ import fcntl
 import json
 import os
 import re
-import shutil
-from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from canfield.experiments.sweep.attempts import load_escalated
 from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.escalation_spec import ESCALATE_JSON
+from canfield.experiments.sweep.files import fsync_dir, move_aside, write_atomically
 from canfield.experiments.sweep.schema import (
     COLUMNS,
     LEGACY_COLUMNS,
@@ -101,7 +101,7 @@ class RunFolder:
             text = json.dumps(spec.to_json(), indent=2) + "\n"
             with self._writing():
                 self.parts_dir.mkdir(parents=True, exist_ok=True)
-                _write_atomically(self.spec_path, lambda fh: fh.write(text.encode()))
+                write_atomically(self.spec_path, lambda fh: fh.write(text.encode()))
         with self._writing():
             self.parts_dir.mkdir(parents=True, exist_ok=True)
 
@@ -205,8 +205,8 @@ class RunFolder:
         """Write part ``index`` so that it is visible only once it is complete."""
         final = self.parts_dir / f"part-{index:05d}.parquet"
         with self._writing():
-            _write_atomically(final, lambda fh: pq.write_table(table, fh))
-        _fsync_dir(self.parts_dir)
+            write_atomically(final, lambda fh: pq.write_table(table, fh))
+        fsync_dir(self.parts_dir)
         return final
 
     def check_parts(self) -> list[tuple[Path, str]]:
@@ -221,17 +221,7 @@ class RunFolder:
 
     def repair(self) -> list[Path]:
         """Move damaged parts to ``parts/damaged/``; return where they went."""
-        moved = []
-        for part, _ in self.check_parts():
-            self.damaged_dir.mkdir(exist_ok=True)
-            dest = self.damaged_dir / part.name
-            copy = 1
-            while dest.exists():
-                dest = self.damaged_dir / f"{part.name}.{copy}"
-                copy += 1
-            shutil.move(str(part), dest)
-            moved.append(dest)
-        return moved
+        return [move_aside(part, self.damaged_dir) for part, _ in self.check_parts()]
 
     def load(self) -> pd.DataFrame:
         """All rows, one per (deal, profile), sorted.
@@ -264,11 +254,13 @@ class RunFolder:
             index += 1
         for part in small:
             part.unlink()
-        _fsync_dir(self.parts_dir)
+        fsync_dir(self.parts_dir)
 
 
 def load_run(path: str | os.PathLike) -> pd.DataFrame:
-    """Load a run folder's rows (see :meth:`RunFolder.load`).
+    """Load a run folder's rows (see :meth:`RunFolder.load`), merged with the
+    attempts of ``canfield escalate`` when it was escalated
+    (:func:`.attempts.load_escalated`, which adds its columns).
 
     Raises
     ------
@@ -277,7 +269,10 @@ def load_run(path: str | os.PathLike) -> pd.DataFrame:
     """
     folder = RunFolder(path)
     folder.read_spec()
-    return folder.load()
+    rows = folder.load()
+    if (folder.path / ESCALATE_JSON).exists():
+        return load_escalated(path, rows)
+    return rows
 
 
 def _read_parts(parts: list[Path]) -> pd.DataFrame:
@@ -363,24 +358,3 @@ def _dedupe(rows: pd.DataFrame) -> pd.DataFrame:
                 )
         rows = rows.drop_duplicates(key, keep="first")
     return rows.drop(columns="_part").sort_values(key, kind="stable").reset_index(drop=True)
-
-
-def _write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Let ``write`` fill a temporary file beside ``path``, sync it, then rename
-    it into place: a reader sees the whole file or none of it. A part's
-    temporary file is one :meth:`RunFolder.lock` clears after a kill."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        write(fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
-def _fsync_dir(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

@@ -36,15 +36,24 @@ Batch = tuple[str, tuple[int, ...]]
 BatchArgs = tuple[float | None, int | None, int, str, str, str]
 #: Takes the rows of each finished batch.
 OnRows = Callable[[list[dict]], None]
+#: Runs one batch: called as ``task(profile, deals, *args)`` (:func:`.rows.run_batch`).
+Task = Callable[..., list[dict]]
 
 _PR_SET_PDEATHSIG = 1
 #: Seconds between the watchdog's looks at its parent where prctl is missing.
 _WATCH_SECONDS = 1.0
 
 
-def run_local(workers: int, batches: list[Batch], args: BatchArgs, finished: OnRows) -> None:
-    """Run ``batches`` in ``workers`` fresh processes, giving each batch's rows
-    to ``finished`` in this process as they arrive.
+def run_local(
+    workers: int,
+    batches: list[Batch],
+    args: BatchArgs,
+    finished: OnRows,
+    task: Task = run_batch,
+) -> None:
+    """Run ``task(profile, deals, *args)`` for each of ``batches`` in ``workers``
+    fresh processes, giving each batch's rows to ``finished`` in this process as
+    they arrive.
 
     Raises
     ------
@@ -67,13 +76,13 @@ def run_local(workers: int, batches: list[Batch], args: BatchArgs, finished: OnR
             # A bounded queue, so Ctrl-C never has thousands of tasks to drop;
             # the first ``workers`` submissions start every process.
             for batch in _take(queue, workers * 2):
-                pending.add(pool.submit(run_batch, *batch, *args))
+                pending.add(pool.submit(task, *batch, *args))
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 finished(future.result())
                 for batch in _take(queue, 1):
-                    pending.add(pool.submit(run_batch, *batch, *args))
+                    pending.add(pool.submit(task, *batch, *args))
     except BaseException:
         if pool is not None:
             _tear_down(pool)

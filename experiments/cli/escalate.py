@@ -1,0 +1,120 @@
+"""``canfield escalate``: solve a sweep's unknown rows again, rung by rung, and
+a seeded subsample of what stays unknown (:mod:`canfield.experiments.sweep.escalation`).
+
+Bad input (not a run folder, a player's run, bad ladder text, a rung not
+larger than the one before, a contradiction with the recorded escalation)
+prints one ``error: ...`` line on stderr and exits with code 2; a solve that
+crashes, one line and exit code 1.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from canfield.experiments.cli.errors import fail
+
+
+@click.command("escalate")
+@click.argument("run", type=click.Path(file_okay=True))
+@click.option(
+    "--ladder",
+    default=None,
+    help="Node budgets (K/M suffixes) of the rungs, e.g. 1M,20M: rung 1 solves every row "
+    "the sweep left unknown, rung 2 every row still unknown, and so on. A time rung "
+    "such as 10s is allowed but not reproducible.",
+)
+@click.option(
+    "--subsample",
+    type=int,
+    default=None,
+    help="Then solve this many rows per profile, drawn at random from the rows still "
+    "unknown after the ladder (needs --seed and --nodes or --budget).",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the subsample's draw.")
+@click.option("--nodes", default=None, help="Node budget of the subsample, e.g. 50M.")
+@click.option("--budget", default=None, help="Wall-clock budget of the subsample, e.g. 120s.")
+@click.option(
+    "--memory",
+    default=None,
+    help="Transposition-table size per solve of this call's new rungs and subsample, "
+    "e.g. 4GB [default: 1GiB, or what the run folder recorded].",
+)
+@click.option(
+    "--workers", type=int, default=None, help="Local worker processes [default: all cores]."
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="tcp://HOST:PORT",
+    help="Run on this dask.distributed scheduler instead of local processes (not with --workers).",
+)
+@click.option(
+    "--batch",
+    "batch_size",
+    type=int,
+    default=4,
+    show_default=True,
+    help="Rows per task and per attempts part.",
+)
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def escalate_cmd(
+    run: str,
+    ladder: str | None,
+    subsample: int | None,
+    seed: int | None,
+    nodes: str | None,
+    budget: str | None,
+    memory: str | None,
+    workers: int | None,
+    scheduler: str | None,
+    batch_size: int,
+    no_progress: bool,
+) -> None:
+    """Solve a sweep's unknown rows again with a ladder of bigger budgets, then
+    a seeded subsample of what stays unknown.
+
+    Every attempt is kept in RUN/attempts/; rerunning the same command resumes.
+    `canfield report RUN` then shows what each rung decided and, with a
+    subsample, the estimated true win share with its 95% interval.
+    """
+    # the solver's modules load numba: only once the command runs
+    from canfield.experiments.sweep.errors import SolveFailed, SweepError
+    from canfield.experiments.sweep.escalation import run_escalation
+
+    if subsample is not None and seed is None:
+        fail("--subsample needs --seed (the draw must be reproducible)")
+    if subsample is None and seed is not None:
+        fail("--seed is the seed of --subsample")
+    try:
+        summary = run_escalation(
+            run,
+            ladder=ladder,
+            subsample=None if subsample is None else (subsample, seed),
+            sub_nodes=nodes,
+            sub_budget=budget,
+            memory=memory,
+            workers=workers,
+            scheduler=scheduler,
+            batch_size=batch_size,
+            progress=not no_progress,
+            say=lambda note: click.echo(note, err=True),
+        )
+    except SweepError as exc:
+        fail(str(exc))
+    except SolveFailed as exc:
+        fail(f"solver failed, finished attempts are kept: {exc}", code=1)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: {run} (the same command resumes it)", err=True)
+        sys.exit(130)
+    for stage in summary.stages:
+        click.echo(
+            f"{stage.label}: {stage.done_before + stage.written}/{stage.rows} rows "
+            f"({stage.written} new)",
+            err=True,
+        )
+    state = "interrupted" if summary.interrupted else "complete"
+    click.echo(f"{state}: {run} ({summary.seconds:.1f}s)", err=True)
+    if summary.interrupted:
+        sys.exit(130)

@@ -1,0 +1,236 @@
+"""The escalation's attempts: each re-solve of a sweep row with a bigger budget,
+stored beside the sweep's parts and merged into the loaded rows.
+
+``canfield escalate`` (:mod:`.escalation`) writes ``RUN/attempts/part-NNNNN.parquet``:
+one file per finished batch of attempts, written atomically like the sweep's
+parts (which it never rewrites). An attempt is a sweep row (:data:`.schema.SCHEMA`)
+plus
+
+- ``phase``: ``ladder`` (rung ``rung`` = 1, 2, ... of the ladder) or
+  ``subsample`` (rung 0), the second phase of :mod:`canfield.experiments.estimate`;
+- ``cpu_seconds``: CPU time of the worker process during the solve.
+
+:func:`merge_attempts` makes the loaded rows: one per (deal, profile), whose
+verdict columns are those of the attempt that decided it (the sweep's own row
+when the sweep did), or, for a row still unknown, those of the attempt with the
+most cards banked (the latest of equals), plus the columns of
+:data:`ESCALATION_COLUMNS`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.escalation_spec import read_escalation
+from canfield.experiments.sweep.files import fsync_dir, move_aside, write_atomically
+from canfield.experiments.sweep.schema import SCHEMA, TIMING_COLUMNS
+
+#: The columns of an attempt: a sweep row's, then the escalation's own.
+ATTEMPT_SCHEMA = pa.schema(
+    [*SCHEMA, ("phase", pa.string()), ("rung", pa.int16()), ("cpu_seconds", pa.float64())]
+)
+ATTEMPT_COLUMNS: tuple[str, ...] = tuple(ATTEMPT_SCHEMA.names)
+#: Attempt columns that may differ between two runs of the same attempt.
+ATTEMPT_TIMING_COLUMNS: tuple[str, ...] = (*TIMING_COLUMNS, "cpu_seconds")
+#: The phases, in the order their attempts were made.
+PHASES: tuple[str, ...] = ("ladder", "subsample")
+#: Columns :func:`merge_attempts` adds to the loaded rows.
+ESCALATION_COLUMNS: tuple[str, ...] = (
+    "attempts",  # escalation attempts made on the row (0: the sweep's row alone)
+    "decided_by",  # 'sweep', 'ladder', 'subsample', or '' while unknown
+    "decided_rung",  # 0 for the sweep, k for ladder rung k, -1 otherwise
+    "decided_nodes",  # node budget of the solve that decided it (<NA>: none or undecided)
+    "decided_seconds",  # wall-clock budget of that solve (NaN: none or undecided)
+    "phase1_result",  # result after the sweep and the ladder: the estimator's stratum
+    "in_subsample",  # drawn into the second phase's subsample
+    "subsampled",  # its subsample attempt is done
+)
+_PART = "part-{:05d}.parquet"
+
+
+class AttemptStore:
+    """The ``attempts/`` folder of a run folder.
+
+    Parameters
+    ----------
+    run : path-like
+        The run folder.
+    """
+
+    def __init__(self, run: str | Path) -> None:
+        self.path = Path(run) / "attempts"
+        self.damaged_dir = self.path / "damaged"
+
+    def part_files(self) -> list[Path]:
+        """The finished parts, in order."""
+        if not self.path.is_dir():
+            return []
+        return sorted(p for p in self.path.glob("part-*.parquet") if p.stem[5:].isdigit())
+
+    def next_part_index(self) -> int:
+        return max((int(p.stem[5:]) for p in self.part_files()), default=-1) + 1
+
+    def clear_temporary(self) -> None:
+        """Delete the temporary files a killed escalation left (never a finished part)."""
+        for tmp in self.path.glob(".*.tmp"):
+            tmp.unlink(missing_ok=True)
+
+    def write_part(self, index: int, rows: list[dict]) -> Path:
+        """Write the attempts ``rows`` as part ``index``, atomically."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        table = pa.Table.from_pylist(rows, schema=ATTEMPT_SCHEMA)
+        final = self.path / _PART.format(index)
+        write_atomically(final, lambda fh: pq.write_table(table, fh))
+        fsync_dir(self.path)
+        return final
+
+    def set_aside_damaged(self) -> list[Path]:
+        """Move the parts that cannot be read (torn) to ``attempts/damaged/``:
+        their attempts are made again. Returns where they went."""
+        moved = []
+        for part in self.part_files():
+            try:
+                _read(part)
+            except SweepError:
+                moved.append(move_aside(part, self.damaged_dir))
+        return moved
+
+    def load(self) -> pd.DataFrame:
+        """Every attempt, one per (phase, rung, deal, profile), in the order made.
+
+        Raises
+        ------
+        SweepError
+            If a part cannot be read (``canfield escalate`` sets it aside and
+            makes its attempts again).
+        """
+        frames = [_read(p) for p in self.part_files()]
+        if not frames:
+            return pa.Table.from_pylist([], schema=ATTEMPT_SCHEMA).to_pandas()
+        rows = pd.concat(frames, ignore_index=True)
+        # a batch is only written once; equal keys can only come from a part
+        # copied by hand: keep the first, unless the two disagree
+        key = ["phase", "rung", "deal", "profile"]
+        twice = rows[rows.duplicated(key, keep=False)]
+        compare = [c for c in ATTEMPT_COLUMNS if c not in ATTEMPT_TIMING_COLUMNS]
+        if len(twice[compare].astype(str).drop_duplicates()) > len(twice.drop_duplicates(key)):
+            raise SweepError(
+                f"two attempts parts in {self.path} disagree about the same attempt;"
+                " move the wrong one aside"
+            )
+        rows = rows.drop_duplicates(key, keep="first")
+        order = rows["phase"].map({p: i for i, p in enumerate(PHASES)})
+        return (
+            rows.assign(_order=order)
+            .sort_values(["_order", "rung", "profile", "deal"], kind="stable")
+            .drop(columns="_order")
+            .reset_index(drop=True)
+        )
+
+
+def _read(path: Path) -> pd.DataFrame:
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:
+        why = (str(exc).splitlines() or [""])[0]
+        raise SweepError(f"damaged attempts part {path}: {type(exc).__name__}: {why}") from None
+    if tuple(table.schema.names) != ATTEMPT_COLUMNS:
+        raise SweepError(f"damaged attempts part {path}: unexpected columns")
+    return table.cast(ATTEMPT_SCHEMA).to_pandas()
+
+
+def merge_attempts(
+    rows: pd.DataFrame, attempts: pd.DataFrame, subsample: dict[str, list[int]] | None = None
+) -> pd.DataFrame:
+    """The sweep's ``rows`` with the ``attempts`` made on them (see the module doc).
+
+    Parameters
+    ----------
+    rows : DataFrame
+        The sweep's rows (:meth:`.store.RunFolder.load`).
+    attempts : DataFrame
+        The attempts (:meth:`AttemptStore.load`), in the order made.
+    subsample : dict, optional
+        Profile -> the deals drawn into the subsample.
+
+    Returns
+    -------
+    DataFrame
+        One row per (deal, profile) of ``rows``, in their order, with the
+        columns of ``rows`` and :data:`ESCALATION_COLUMNS`.
+    """
+    out = rows.copy()
+    decided = out["result"] != "unknown"
+    out["attempts"] = 0
+    out["decided_by"] = ["sweep" if d else "" for d in decided]
+    out["decided_rung"] = [0 if d else -1 for d in decided]
+    out["decided_nodes"] = out["budget_nodes"].where(decided).astype("Int64")
+    out["decided_seconds"] = out["budget_seconds"].where(decided).astype(float)
+    out["phase1_result"] = out["result"]
+    chosen = {c: out[c].tolist() for c in rows.columns}
+    extra = {c: out[c].tolist() for c in ESCALATION_COLUMNS if c in out}
+    where = {key: i for i, key in enumerate(zip(out["deal"].tolist(), out["profile"], strict=True))}
+    subsampled = set()
+    for (deal, prof), group in attempts.groupby(["deal", "profile"], sort=False):
+        i = where.get((int(deal), prof))
+        if i is None:
+            continue
+        extra["attempts"][i] = len(group)
+        if (group["phase"] == "subsample").any():
+            subsampled.add((int(deal), prof))
+        if chosen["result"][i] != "unknown":
+            continue  # decided by the sweep: later attempts (none expected) change nothing
+        best_banked = chosen["banked"][i]
+        pick = None
+        for att in group.itertuples(index=False):
+            if att.result != "unknown":
+                pick = att
+                break
+            if att.banked >= best_banked:
+                best_banked, pick = att.banked, att
+        if pick is None:
+            continue
+        for col in rows.columns:
+            chosen[col][i] = getattr(pick, col)
+        if pick.result != "unknown":
+            extra["decided_by"][i] = pick.phase
+            extra["decided_rung"][i] = int(pick.rung) if pick.phase == "ladder" else -1
+            extra["decided_nodes"][i] = pick.budget_nodes
+            extra["decided_seconds"][i] = pick.budget_seconds
+            if pick.phase == "ladder":
+                extra["phase1_result"][i] = pick.result
+    for col in rows.columns:
+        merged = pd.Series(chosen[col], index=out.index)
+        try:
+            out[col] = merged.astype(rows[col].dtype)
+        except (TypeError, ValueError):  # e.g. a time rung's missing node budget
+            out[col] = merged
+    for col, values in extra.items():
+        out[col] = pd.Series(values, index=out.index).astype(out[col].dtype)
+    drawn = {(int(d), p) for p, deals in (subsample or {}).items() for d in deals}
+    keys = list(zip(out["deal"].astype("int64").tolist(), out["profile"], strict=True))
+    out["in_subsample"] = [k in drawn for k in keys]
+    out["subsampled"] = [k in subsampled for k in keys]
+    return out
+
+
+def load_escalated(run: str | os.PathLike, rows: pd.DataFrame) -> pd.DataFrame:
+    """The sweep's ``rows`` of ``run`` merged with its attempts
+    (:func:`.attempts.merge_attempts`); without escalation every row is its
+    sweep row, with the escalation's columns at their sweep values.
+
+    Raises
+    ------
+    SweepError
+        If ``escalate.json`` or an attempts part is damaged.
+    """
+    spec = read_escalation(run)
+    attempts = AttemptStore(run).load()
+    deals = spec.subsample.deals if spec is not None and spec.subsample is not None else None
+    return merge_attempts(rows, attempts, deals)

@@ -1,0 +1,347 @@
+"""Escalation: solve a finished sweep's unknown rows again with bigger budgets.
+
+``canfield escalate RUN --ladder 1M,20M`` solves every row the sweep left
+unknown at 1M nodes (rung 1), then every row still unknown at 20M (rung 2);
+``--subsample N --seed S --nodes 50M`` then solves a seeded simple random
+subsample of N of the rows still unknown after the whole ladder, per profile,
+with one big budget: the second phase of the estimator of
+:mod:`canfield.experiments.estimate`.
+
+The run folder records what was asked in ``escalate.json`` (the rungs with
+their budgets and table size, and the subsample: size, seed, budget, table
+size and, once drawn, its deals) and every attempt in ``attempts/``
+(:mod:`.attempts`); the sweep's own parts are never rewritten. Rerunning the
+same command resumes: finished attempts are skipped, a torn attempts part is
+set aside and its attempts made again. Rungs may be added to a ladder until a
+subsample is drawn: the subsample's stratum is "unknown after every rung", so a
+later rung would change it, and is refused.
+
+Node budgets make every attempt, hence every loaded row, the same on any
+machine and any number of workers; a time rung (``10s``) is allowed but is not
+reproducible.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from canfield.experiments.sweep.attempts import AttemptStore
+from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.escalation_spec import (
+    Budget,
+    EscalationSpec,
+    Subsample,
+    merged_spec,
+    parse_ladder,
+    parse_nodes,
+    read_escalation,
+    write_escalation,
+)
+from canfield.experiments.sweep.progress import ResultTally, SweepProgress
+from canfield.experiments.sweep.rows import run_batch, warm_up_for
+from canfield.experiments.sweep.runner import (
+    check_run_args,
+    chunk_batches,
+    connect_dask,
+    execute,
+    needs_compile,
+)
+from canfield.experiments.sweep.spec import DEFAULT_SWEEP_MEMORY, parse_budget, parse_memory
+from canfield.experiments.sweep.store import RunFolder
+
+
+def attempt_batch(profile: str, deals: Sequence[int], *args) -> list[dict]:
+    """:func:`.rows.run_batch` (same arguments), recording each solve's CPU
+    time in ``cpu_seconds``: the escalation's unit of work.
+
+    Raises
+    ------
+    SolveFailed
+        If the solver raised on a deal (named in the message).
+    """
+    warm_up_for(args[3], args[5])  # once, before the first solve's clock starts
+    rows = []
+    for deal in deals:
+        cpu0 = time.process_time()
+        rows += run_batch(profile, (deal,), *args)
+        rows[-1]["cpu_seconds"] = time.process_time() - cpu0
+    return rows
+
+
+@dataclass
+class Stage:
+    """What one rung (or the subsample) did in one call."""
+
+    label: str
+    rows: int
+    done_before: int
+    written: int = 0
+
+
+@dataclass
+class EscalationSummary:
+    """What one call of :func:`run_escalation` did."""
+
+    stages: list[Stage] = field(default_factory=list)
+    seconds: float = 0.0
+    interrupted: bool = False
+    set_aside: list[Path] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.interrupted and all(
+            s.done_before + s.written >= s.rows for s in self.stages
+        )
+
+
+def run_escalation(
+    run: str | os.PathLike,
+    ladder: str | None = None,
+    subsample: tuple[int, int] | None = None,
+    sub_nodes: str | None = None,
+    sub_budget: str | None = None,
+    memory: str | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    batch_size: int = 4,
+    progress: bool = True,
+    say: Callable[[str], None] | None = None,
+) -> EscalationSummary:
+    """Run (or resume) the escalation of the sweep in ``run`` (see the module doc).
+
+    Every argument is checked before anything is written.
+
+    Parameters
+    ----------
+    run : path-like
+        A finished sweep's run folder (solver rows).
+    ladder : str, optional
+        Rungs, e.g. ``'1M,20M'`` (node budgets, K/M suffixes) or ``'10s'``.
+    subsample : (int, int), optional
+        Rows per profile and seed of the second phase.
+    sub_nodes, sub_budget : str, optional
+        The subsample's budget: nodes (``'50M'``) or a time (``'120s'``), one of them.
+    memory : str, optional
+        Table size of this call's new rungs and subsample (default: the
+        solver's default, or what ``escalate.json`` recorded).
+    workers, scheduler, batch_size, progress, say
+        As for :func:`.runner.run_sweep`.
+
+    Raises
+    ------
+    SweepError
+        On bad arguments, a folder that is not a finished solver sweep, a
+        contradiction with ``escalate.json``, or an unreachable scheduler.
+    SolveFailed
+        If a solve crashed; the attempts finished before it are kept.
+    """
+    check_run_args(batch_size, workers, scheduler)
+    folder = RunFolder(run)
+    if not folder.path.is_dir():
+        what = "a file" if folder.path.exists() else "missing"
+        raise SweepError(f"{folder.path} is not a run folder: it is {what}")
+    sweep = folder.read_spec()
+    if sweep.player != "solver":
+        raise SweepError(
+            f"{folder.path} holds games of the {sweep.player} player: escalate re-solves a "
+            "solver sweep's unknown rows"
+        )
+    stored = read_escalation(run)
+    memory_bytes = parse_memory(memory) if memory is not None else None
+    default_memory = memory_bytes if memory_bytes is not None else DEFAULT_SWEEP_MEMORY
+    if ladder is not None:
+        rungs = parse_ladder(ladder, default_memory)
+        if stored is not None:
+            # --memory is the table of this call's new rungs: recorded ones keep theirs
+            old = stored.ladder
+            rungs = [
+                replace(r, memory=old[i].memory) if i < len(old) else r for i, r in enumerate(rungs)
+            ]
+    else:
+        rungs = []
+    sub = _subsample_arg(subsample, sub_nodes, sub_budget, memory_bytes, stored)
+    if not rungs and sub is None:
+        raise SweepError("nothing to do: give --ladder and/or --subsample")
+    sweep_budget = Budget(sweep.budget_nodes, sweep.budget_seconds, sweep.memory)
+    spec = merged_spec(stored, rungs, sub, sweep_budget)
+    rows = folder.load()
+    expected = len(sweep.profiles) * len(sweep.deals)
+    if len(rows) < expected:
+        raise SweepError(
+            f"the sweep in {folder.path} is unfinished ({len(rows)} of {expected} rows): "
+            "finish it first (the unknown rows of the whole range form the stratum)"
+        )
+    client = connect_dask(scheduler) if scheduler else None
+    try:
+        folder.lock()
+        try:
+            return _run(
+                folder, spec, rows, sweep.solver_options, workers, client, batch_size, progress, say
+            )
+        finally:
+            folder.unlock()
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _subsample_arg(
+    subsample: tuple[int, int] | None,
+    sub_nodes: str | None,
+    sub_budget: str | None,
+    memory: int | None,
+    stored: EscalationSpec | None,
+) -> Subsample | None:
+    if subsample is None:
+        if sub_nodes is not None or sub_budget is not None:
+            raise SweepError("--nodes and --budget are the budget of --subsample")
+        return None
+    size, seed = subsample
+    if size <= 0:
+        raise SweepError(f"--subsample must be positive, got {size}")
+    if seed < 0:
+        raise SweepError(f"--seed must be 0 or more, got {seed}")
+    if (sub_nodes is None) == (sub_budget is None):
+        raise SweepError("--subsample needs one budget: --nodes (e.g. 50M) or --budget (e.g. 120s)")
+    old = stored.subsample if stored is not None else None
+    if old is not None:
+        memory = old.budget.memory  # a recorded subsample keeps its table
+    elif memory is None:
+        memory = DEFAULT_SWEEP_MEMORY
+    budget = (
+        Budget(parse_nodes(sub_nodes), None, memory)
+        if sub_nodes is not None
+        else Budget(None, parse_budget(sub_budget), memory)
+    )
+    return Subsample(size, seed, budget)
+
+
+def _run(
+    folder: RunFolder,
+    spec: EscalationSpec,
+    rows: pd.DataFrame,
+    solver_options: str,
+    workers: int | None,
+    client,
+    batch_size: int,
+    progress: bool,
+    say: Callable[[str], None] | None,
+) -> EscalationSummary:
+    """:func:`run_escalation` once the folder is locked."""
+    t0 = time.perf_counter()
+    store = AttemptStore(folder.path)
+    store.clear_temporary()
+    summary = EscalationSummary(set_aside=store.set_aside_damaged())
+    if say is not None:
+        for path in summary.set_aside:
+            say(f"note: set aside the torn attempts part {path}; its attempts are made again")
+    write_escalation(folder.path, spec)
+    attempts = store.load()
+    profiles = list(dict.fromkeys(rows["profile"]))
+    local_workers = workers or os.cpu_count() or 1
+    part_index = store.next_part_index()
+    compiled = False
+
+    def stage(label: str, phase: str, rung: int, budget: Budget, todo: dict[str, list[int]]):
+        nonlocal part_index, attempts, compiled
+        made = attempts[(attempts["phase"] == phase) & (attempts["rung"] == rung)]
+        done = set(zip(made["deal"].astype("int64").tolist(), made["profile"], strict=True))
+        left = {p: [d for d in todo.get(p, []) if (d, p) not in done] for p in profiles}
+        total = sum(len(v) for v in todo.values())
+        record = Stage(label, total, total - sum(len(v) for v in left.values()))
+        summary.stages.append(record)
+        batches = chunk_batches(left, batch_size)
+        if not batches:
+            return
+        tally = ResultTally(profiles, made[made["profile"].isin(profiles)])
+        bar = SweepProgress(total, record.done_before, label, tally) if progress else None
+        new: list[dict] = []
+
+        def finished(batch_rows: list[dict]) -> None:
+            nonlocal part_index
+            for row in batch_rows:
+                row["phase"], row["rung"] = phase, rung
+            store.write_part(part_index, batch_rows)
+            part_index += 1
+            record.written += len(batch_rows)
+            new.extend(batch_rows)
+            tally.add(batch_rows)
+            if bar is not None:
+                bar.add(batch_rows)
+
+        args = (budget.seconds, budget.nodes, budget.memory, "solver", "", solver_options)
+        compile_here = (
+            not compiled and client is None and needs_compile("solver", solver_options, say)
+        )
+        compiled = True
+        try:
+            execute(batches, args, finished, local_workers, client, attempt_batch, compile_here)
+        finally:
+            if bar is not None:
+                bar.close()
+            if new:
+                attempts = pd.concat([attempts, pd.DataFrame(new)], ignore_index=True)
+
+    try:
+        for k, rung in enumerate(spec.ladder, start=1):
+            unknown = _unknown_after(rows, attempts, k - 1)
+            stage(f"escalate rung {k} ({rung.text()})", "ladder", k, rung, unknown)
+        sub = spec.subsample
+        if sub is not None:
+            if sub.deals is None:
+                hard = _unknown_after(rows, attempts, len(spec.ladder))
+                sub = replace(sub, deals=draw_subsample(hard, sub.size, sub.seed))
+                spec = replace(spec, subsample=sub)
+                write_escalation(folder.path, spec)
+            stage(
+                f"escalate subsample ({sub.budget.text()})", "subsample", 0, sub.budget, sub.deals
+            )
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _unknown_after(rows: pd.DataFrame, attempts: pd.DataFrame, rungs: int) -> dict[str, list[int]]:
+    """Profile -> the deals (ascending) still unknown after the sweep and the
+    first ``rungs`` rungs of the ladder."""
+    ladder = attempts[(attempts["phase"] == "ladder") & (attempts["rung"] <= rungs)]
+    decided = ladder[ladder["result"] != "unknown"]
+    solved = set(zip(decided["deal"].astype("int64").tolist(), decided["profile"], strict=True))
+    out: dict[str, list[int]] = {}
+    unknown = rows[rows["result"] == "unknown"]
+    for deal, prof in zip(
+        unknown["deal"].astype("int64").tolist(), unknown["profile"], strict=True
+    ):
+        if (deal, prof) not in solved:
+            out.setdefault(prof, []).append(deal)
+    return {p: sorted(d) for p, d in out.items()}
+
+
+def draw_subsample(hard: dict[str, list[int]], size: int, seed: int) -> dict[str, list[int]]:
+    """A simple random subsample of ``size`` deals (all when fewer) of each
+    profile's ``hard`` deals: ``numpy.random.default_rng(seed).choice`` over the
+    deals in ascending order, a fresh generator per profile, returned sorted."""
+    out = {}
+    for prof, deals in hard.items():
+        ordered = np.array(sorted(deals), dtype=np.int64)
+        take = min(size, len(ordered))
+        picked = np.random.default_rng(seed).choice(len(ordered), size=take, replace=False)
+        out[prof] = sorted(int(d) for d in ordered[picked])
+    return out
+
+
+__all__ = [
+    "EscalationSummary",
+    "Stage",
+    "attempt_batch",
+    "draw_subsample",
+    "run_escalation",
+]

@@ -1,0 +1,218 @@
+"""What an escalation runs, as ``escalate.json`` records it: the ladder's rungs
+and the subsample (see :mod:`.escalation`), and the reading of ``--ladder``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+from canfield.engine.version import __version__
+from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.files import write_atomically
+from canfield.experiments.sweep.spec import parse_budget
+
+__all__ = [
+    "ESCALATE_JSON",
+    "Budget",
+    "EscalationSpec",
+    "Subsample",
+    "merged_spec",
+    "parse_ladder",
+    "parse_nodes",
+    "read_escalation",
+    "write_escalation",
+]
+
+#: The file of a run folder that records the escalation.
+ESCALATE_JSON = "escalate.json"
+_NODES_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)\s*$")
+_SCALE = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
+
+
+def parse_nodes(text: str) -> int:
+    """A node budget such as ``'50000'``, ``'20K'``, ``'1M'`` or ``'1.5M'``.
+
+    Raises
+    ------
+    SweepError
+        If the text is not a positive whole number of nodes.
+    """
+    match = _NODES_RE.match(text)
+    if not match:
+        raise SweepError(f"cannot read a node budget from {text!r} (write it like 200K or 20M)")
+    value = float(match.group(1)) * _SCALE[match.group(2).lower()]
+    if value != int(value) or value <= 0:
+        raise SweepError(f"a node budget must be a positive whole number, got {text!r}")
+    return int(value)
+
+
+def nodes_text(nodes: int) -> str:
+    """``1000000`` -> ``'1M'``, ``20000`` -> ``'20K'``, ``1500`` -> ``'1500'``."""
+    for suffix, scale in (("G", 10**9), ("M", 10**6), ("K", 10**3)):
+        if nodes % scale == 0:
+            return f"{nodes // scale}{suffix}"
+    return str(nodes)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One solve's budget: nodes (reproducible) or seconds, and the table size."""
+
+    nodes: int | None
+    seconds: float | None
+    memory: int
+
+    def text(self) -> str:
+        """``'1M nodes'`` or ``'10s'``."""
+        return f"{nodes_text(self.nodes)} nodes" if self.nodes else f"{self.seconds:g}s"
+
+
+def parse_ladder(text: str, memory: int) -> list[Budget]:
+    """The rungs of ``--ladder``: node budgets (``1M,20M``) or times (``10s``).
+
+    Raises
+    ------
+    SweepError
+        If a rung cannot be read, or is not larger than the rung before it
+        (of the same kind).
+    """
+    rungs = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            raise SweepError(f"empty rung in --ladder {text!r} (write it like 1M,20M)")
+        if piece[-1:].lower() == "s":
+            rungs.append(Budget(None, parse_budget(piece), memory))
+        else:
+            rungs.append(Budget(parse_nodes(piece), None, memory))
+    check_rising(rungs)
+    return rungs
+
+
+def check_rising(rungs: list[Budget], before: Budget | None = None) -> None:
+    """Each rung must be larger than the one before it (the first, than
+    ``before``, the sweep's budget) when both count the same thing."""
+    previous = before
+    for rung in rungs:
+        if previous is not None:
+            if rung.nodes and previous.nodes and rung.nodes <= previous.nodes:
+                raise SweepError(
+                    f"ladder rung {rung.text()} is not larger than {previous.text()} before it"
+                )
+            if rung.seconds and previous.seconds and rung.seconds <= previous.seconds:
+                raise SweepError(
+                    f"ladder rung {rung.text()} is not larger than {previous.text()} before it"
+                )
+        previous = rung
+
+
+@dataclass(frozen=True)
+class Subsample:
+    """The second phase: ``size`` rows per profile drawn with ``seed`` from the
+    rows unknown after the ladder, solved with ``budget``; ``deals`` once drawn."""
+
+    size: int
+    seed: int
+    budget: Budget
+    deals: dict[str, list[int]] | None = None
+
+
+@dataclass(frozen=True)
+class EscalationSpec:
+    """What ``escalate.json`` records (see the module doc)."""
+
+    ladder: tuple[Budget, ...] = ()
+    subsample: Subsample | None = None
+    version: str = __version__
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, fields: dict) -> EscalationSpec:
+        sub = fields.get("subsample")
+        return cls(
+            ladder=tuple(Budget(**r) for r in fields["ladder"]),
+            subsample=(
+                None
+                if sub is None
+                else Subsample(
+                    int(sub["size"]),
+                    int(sub["seed"]),
+                    Budget(**sub["budget"]),
+                    None if sub.get("deals") is None else dict(sub["deals"]),
+                )
+            ),
+            version=str(fields.get("version", __version__)),
+        )
+
+
+def read_escalation(run: str | os.PathLike) -> EscalationSpec | None:
+    """The ``escalate.json`` of ``run``, or None when it was never escalated.
+
+    Raises
+    ------
+    SweepError
+        If the file cannot be read.
+    """
+    path = Path(run) / ESCALATE_JSON
+    if not path.exists():
+        return None
+    try:
+        return EscalationSpec.from_json(json.loads(path.read_text()))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SweepError(f"{path} is unreadable: {exc}") from None
+
+
+def write_escalation(run: Path, spec: EscalationSpec) -> None:
+    """Write ``spec`` as the ``escalate.json`` of ``run``, atomically."""
+    text = json.dumps(spec.to_json(), indent=2) + "\n"
+    write_atomically(run / ESCALATE_JSON, lambda fh: fh.write(text.encode()))
+
+
+def merged_spec(
+    stored: EscalationSpec | None,
+    ladder: list[Budget],
+    subsample: Subsample | None,
+    sweep_budget: Budget,
+) -> EscalationSpec:
+    """The escalation to run: the stored one with this command's additions.
+
+    Raises
+    ------
+    SweepError
+        If the command contradicts what ``escalate.json`` recorded: other
+        rungs, rungs added after a subsample was drawn, another subsample.
+    """
+    before = stored or EscalationSpec()
+    old = list(before.ladder)
+    if ladder:
+        shared = ladder[: len(old)]
+        if len(ladder) < len(old) or any(a != b for a, b in zip(old, shared, strict=True)):
+            raise SweepError(
+                "--ladder must repeat the recorded ladder "
+                f"{','.join(_rung_word(r) for r in old)} and may only add rungs after it"
+            )
+    new_rungs = ladder[len(old) :]
+    if new_rungs and before.subsample is not None:
+        raise SweepError(
+            "a subsample was drawn from the rows unknown after the recorded ladder; a new rung "
+            "would change that stratum (escalate a copy of the sweep's run folder instead)"
+        )
+    check_rising(old + new_rungs, sweep_budget)
+    sub = before.subsample
+    if subsample is not None:
+        if sub is not None and replace(sub, deals=None) != subsample:
+            raise SweepError(
+                f"this run's subsample was made with size {sub.size}, seed {sub.seed} and "
+                f"{sub.budget.text()}: repeat those to resume"
+            )
+        sub = sub or subsample
+    return EscalationSpec(tuple(old + new_rungs), sub)
+
+
+def _rung_word(rung: Budget) -> str:
+    return nodes_text(rung.nodes) if rung.nodes else f"{rung.seconds:g}s"

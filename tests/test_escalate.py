@@ -1,0 +1,344 @@
+"""``canfield escalate``: ladder rungs on the unknown rows, the subsample, resume
+after kill -9 (with a torn part), identical rows for 1 worker, 2 workers (the
+killed and resumed run) and dask, and bad input (one error line, exit code 2,
+nothing written).
+
+The sweep is deals 20..39 of strict at 2,000 nodes: 12 are unknown; at 20K
+nodes 3 of them are decided, at 200K 4 more (node budgets: the same on any
+machine).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from canfield.experiments.cli.escalate import escalate_cmd
+from canfield.experiments.sweep.attempts import (
+    ATTEMPT_COLUMNS,
+    ATTEMPT_TIMING_COLUMNS,
+    ESCALATION_COLUMNS,
+    AttemptStore,
+)
+from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.escalation import draw_subsample, run_escalation
+from canfield.experiments.sweep.escalation_spec import ESCALATE_JSON, parse_ladder, parse_nodes
+from canfield.experiments.sweep.runner import run_sweep
+from canfield.experiments.sweep.schema import COLUMNS, TIMING_COLUMNS
+from canfield.experiments.sweep.spec import make_spec
+from canfield.experiments.sweep.store import load_run
+
+ROOT = Path(__file__).resolve().parents[1]
+LADDER = "20K,200K"
+KEEP = [c for c in COLUMNS if c not in TIMING_COLUMNS] + list(ESCALATION_COLUMNS)
+ATTEMPT_KEEP = [c for c in ATTEMPT_COLUMNS if c not in ATTEMPT_TIMING_COLUMNS]
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory) -> Path:
+    """The sweep every test escalates a copy of."""
+    out = tmp_path_factory.mktemp("esc") / "sweep"
+    spec = make_spec("strict", "20:40", nodes=2000, memory="16MB")
+    run_sweep(out, spec, workers=1, batch_size=5, progress=False, compact=False)
+    return out
+
+
+def copy(swept: Path, to: Path) -> Path:
+    shutil.copytree(swept, to, ignore=shutil.ignore_patterns(".lock"))
+    return to
+
+
+def rows(run: Path) -> pd.DataFrame:
+    return load_run(run)[KEEP].sort_values(["deal", "profile"]).reset_index(drop=True)
+
+
+def attempts(run: Path) -> pd.DataFrame:
+    df = AttemptStore(run).load()[ATTEMPT_KEEP]
+    return df.sort_values(["phase", "rung", "deal"]).reset_index(drop=True)
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def one_worker(swept, tmp_path_factory) -> Path:
+    """The ladder run in this process, uninterrupted: the reference."""
+    run = copy(swept, tmp_path_factory.mktemp("esc") / "w1")
+    run_escalation(run, ladder=LADDER, memory="16MB", workers=1, progress=False)
+    return run
+
+
+# --------------------------------------------------------------------------- the ladder
+
+
+def test_each_rung_solves_what_the_one_before_left_unknown(swept, one_worker):
+    sweep = load_run(swept)
+    a = AttemptStore(one_worker).load()
+    unknown0 = set(sweep.loc[sweep["result"] == "unknown", "deal"])
+    rung1, rung2 = a[a["rung"] == 1], a[a["rung"] == 2]
+    assert set(rung1["deal"]) == unknown0 and len(unknown0) == 12
+    assert set(rung2["deal"]) == set(rung1.loc[rung1["result"] == "unknown", "deal"])
+    assert (rung1["budget_nodes"] == 20_000).all() and (rung2["budget_nodes"] == 200_000).all()
+    decided1 = int((rung1["result"] != "unknown").sum())
+    decided2 = int((rung2["result"] != "unknown").sum())
+    assert decided1 > 0 and decided2 > 0  # both rungs decide something
+    df = load_run(one_worker).set_index("deal")
+    assert len(df) == 20 and (df["profile"] == "strict").all()
+    assert (
+        df.loc[list(unknown0), "attempts"] == [1 + (d in set(rung2["deal"])) for d in unknown0]
+    ).all()
+    by = df["decided_by"].value_counts().to_dict()
+    assert by == {"sweep": 8, "ladder": decided1 + decided2, "": 12 - decided1 - decided2}
+    for deal in rung2.loc[rung2["result"] != "unknown", "deal"]:
+        row = df.loc[deal]
+        assert (row["decided_rung"], row["decided_nodes"], row["budget_nodes"]) == (
+            2,
+            200_000,
+            200_000,
+        )
+        assert row["result"] == row["phase1_result"] != "unknown"
+    # a row still unknown keeps the most banked seen on any attempt
+    for deal in df.index[df["result"] == "unknown"]:
+        seen = [sweep.set_index("deal").loc[deal, "banked"], *a.loc[a["deal"] == deal, "banked"]]
+        assert df.loc[deal, "banked"] == max(seen)
+        assert df.loc[deal, "decided_by"] == "" and pd.isna(df.loc[deal, "decided_nodes"])
+
+
+def test_sweep_parts_are_never_rewritten(swept, one_worker):
+    assert digest(swept / "parts") == digest(one_worker / "parts")
+    spec = json.loads((one_worker / ESCALATE_JSON).read_text())
+    assert [r["nodes"] for r in spec["ladder"]] == [20_000, 200_000]
+
+
+def test_rows_identical_on_dask(swept, one_worker, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    run = copy(swept, tmp_path / "dask")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        r = cli(
+            "escalate",
+            str(run),
+            "--ladder",
+            LADDER,
+            "--memory",
+            "16MB",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--batch",
+            "3",
+            "--no-progress",
+        )
+    assert r.returncode == 0, r.stderr
+    pd.testing.assert_frame_equal(rows(one_worker), rows(run))
+
+
+# --------------------------------------------------------------------------- kill -9
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "canfield.experiments.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_kill_9_at_2_workers_then_resume_gives_the_1_worker_rows(swept, one_worker, tmp_path):
+    run = copy(swept, tmp_path / "killed")
+    args = [
+        sys.executable,
+        "-m",
+        "canfield.experiments.cli",
+        "escalate",
+        str(run),
+        "--ladder",
+        LADDER,
+        "--memory",
+        "16MB",
+        "--workers",
+        "2",
+        "--batch",
+        "1",
+        "--no-progress",
+    ]
+    proc = subprocess.Popen(
+        args,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    store = AttemptStore(run)
+    end = time.monotonic() + 120
+    while len(store.part_files()) < 14 and time.monotonic() < end and proc.poll() is None:
+        time.sleep(0.01)
+    assert proc.poll() is None, f"escalate ended before the kill: {proc.stderr.read()}"
+    os.killpg(proc.pid, signal.SIGKILL)  # the escalation and its workers, mid-rung
+    proc.wait()
+    parts = store.part_files()
+    assert 14 <= len(parts) < 12 + 9
+    # a torn part (half its bytes): detected, set aside and its attempt made again
+    torn = parts[3]
+    torn.write_bytes(torn.read_bytes()[: torn.stat().st_size // 2])
+    r = cli(
+        "escalate",
+        str(run),
+        "--ladder",
+        LADDER,
+        "--memory",
+        "16MB",
+        "--workers",
+        "2",
+        "--no-progress",
+    )
+    assert r.returncode == 0, r.stderr
+    assert "set aside the torn attempts part" in r.stderr
+    assert (store.damaged_dir / torn.name).exists()
+    pd.testing.assert_frame_equal(rows(one_worker), rows(run))
+    pd.testing.assert_frame_equal(attempts(one_worker), attempts(run))
+    assert not list(store.path.glob(".*.tmp"))
+    # a third run has nothing left to do
+    r = cli("escalate", str(run), "--ladder", LADDER, "--no-progress")
+    assert r.returncode == 0 and "(0 new)" in r.stderr and "(1 new)" not in r.stderr
+
+
+# --------------------------------------------------------------------------- subsample
+
+
+def test_subsample_is_seeded_drawn_after_the_ladder_and_resumable(one_worker, tmp_path):
+    run = copy(one_worker, tmp_path / "sub")
+    hard = sorted(load_run(run).query("result == 'unknown'")["deal"].astype(int))
+    run_escalation(
+        run, subsample=(3, 5), sub_nodes="300K", memory="16MB", workers=1, progress=False
+    )
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    drawn = spec["subsample"]["deals"]["strict"]
+    assert drawn == draw_subsample({"strict": hard}, 3, 5)["strict"]
+    assert len(drawn) == 3 and set(drawn) <= set(hard) and drawn == sorted(drawn)
+    assert draw_subsample({"strict": hard}, 3, 6) != draw_subsample({"strict": hard}, 3, 5)
+    df = load_run(run).set_index("deal")
+    assert sorted(df.index[df["in_subsample"]]) == drawn
+    assert df["subsampled"].sum() == 3 and (df.loc[drawn, "attempts"] == 3).all()
+    sub = AttemptStore(run).load().query("phase == 'subsample'")
+    assert sorted(sub["deal"]) == drawn and (sub["budget_nodes"] == 300_000).all()
+    # phase 1 is untouched by the subsample: the stratum stays
+    assert (df.loc[drawn, "phase1_result"] == "unknown").all()
+    # the same command again: nothing new; another draw or a new rung: refused
+    again = run_escalation(run, subsample=(3, 5), sub_nodes="300K", workers=1, progress=False)
+    assert [s.written for s in again.stages] == [0, 0, 0]
+    for kwargs, words in (
+        ({"subsample": (4, 5), "sub_nodes": "300K"}, "subsample was made with size 3"),
+        ({"ladder": LADDER + ",1M"}, "would change that stratum"),
+    ):
+        with pytest.raises(SweepError, match=words):
+            run_escalation(run, workers=1, progress=False, **kwargs)
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def test_parse_ladder_and_nodes():
+    assert [r.nodes for r in parse_ladder("20K, 1M,1.5M", 1)] == [20_000, 10**6, 1_500_000]
+    assert parse_ladder("10s,30s", 1)[1].seconds == 30.0
+    assert parse_nodes("50000") == 50_000
+    for bad in ("", "1X", "0", "-5K", "1.00001K", "K"):
+        with pytest.raises(SweepError):
+            parse_nodes(bad)
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--ladder", "1X"], "cannot read a node budget"),
+        (["--ladder", "200K,20K"], "not larger than 200K nodes"),
+        (["--ladder", "20K,20K"], "not larger"),
+        (["--ladder", "1K"], "not larger than 2K nodes"),  # the sweep's own budget
+        (["--ladder", "20K,,1M"], "empty rung"),
+        (["--ladder", "5"], "not larger"),
+        ([], "nothing to do"),
+        (["--subsample", "3"], "needs --seed"),
+        (["--subsample", "3", "--seed", "1"], "needs one budget"),
+        (["--subsample", "3", "--seed", "1", "--nodes", "1M", "--budget", "10s"], "one budget"),
+        (["--subsample", "0", "--seed", "1", "--nodes", "1M"], "must be positive"),
+        (["--ladder", "20K", "--nodes", "1M"], "budget of --subsample"),
+        (["--ladder", "20K", "--memory", "10"], "needs a unit"),
+        (["--ladder", "20K", "--workers", "0"], "--workers must be positive"),
+    ],
+)
+def test_bad_input_is_one_error_line(swept, tmp_path, args, words):
+    run = copy(swept, tmp_path / "bad")
+    before = digest(run / "parts")
+    r = CliRunner().invoke(
+        escalate_cmd,
+        [str(run), *args, "--workers", "1"] if "--workers" not in args else [str(run), *args],
+    )
+    assert r.exit_code == 2, r.output
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ") and words in r.stderr
+    assert digest(run / "parts") == before
+    assert not (run / ESCALATE_JSON).exists() and not (run / "attempts").exists()
+
+
+def test_not_a_solver_sweep(tmp_path, swept):
+    cases = [(tmp_path / "nothing", "not a run folder")]
+    (tmp_path / "file").write_text("x")
+    cases.append((tmp_path / "file", "not a run folder"))
+    (tmp_path / "empty").mkdir()
+    cases.append((tmp_path / "empty", "no run.json"))
+    player = tmp_path / "greedy"
+    run_sweep(player, make_spec("strict", "0:2", player="greedy"), workers=1, progress=False)
+    cases.append((player, "greedy player"))
+    unfinished = copy(swept, tmp_path / "unfinished")
+    spec = json.loads((unfinished / "run.json").read_text())
+    spec["deal_stop"], spec["deals"] = 60, "20:60"
+    (unfinished / "run.json").write_text(json.dumps(spec))
+    cases.append((unfinished, "unfinished (20 of 40 rows)"))
+    for path, words in cases:
+        r = CliRunner().invoke(escalate_cmd, [str(path), "--ladder", "20K"])
+        assert r.exit_code == 2 and r.stderr.startswith("error: ") and words in r.stderr, (
+            path,
+            r.stderr,
+        )
+        assert r.stderr.count("\n") == 1
+        assert not (path / "attempts").exists()
+
+
+def test_recorded_ladder_must_be_repeated(one_worker, tmp_path):
+    run = copy(one_worker, tmp_path / "again")
+    for ladder in ("200K", "20K,300K", "20K"):
+        r = CliRunner().invoke(escalate_cmd, [str(run), "--ladder", ladder, "--workers", "1"])
+        assert r.exit_code == 2 and "must repeat the recorded ladder 20K,200K" in r.stderr
+    # --memory is the table of new rungs only: the recorded rungs keep theirs
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--ladder", LADDER, "--memory", "32MB"])
+    assert r.exit_code == 0 and "(0 new)" in r.stderr
+    recorded = json.loads((run / ESCALATE_JSON).read_text())["ladder"]
+    assert [r["memory"] for r in recorded] == [16 << 20, 16 << 20]
+
+
+def test_attempts_parts_that_disagree_are_an_error(one_worker, tmp_path):
+    import pyarrow.parquet as pq
+
+    run = copy(one_worker, tmp_path / "twice")
+    store = AttemptStore(run)
+    first = store.part_files()[0]
+    shutil.copy(first, store.path / "part-00900.parquet")
+    assert len(store.load()) == len(AttemptStore(one_worker).load())  # identical copy: dropped
+    changed = [r | {"banked": r["banked"] + 1} for r in pq.read_table(first).to_pylist()]
+    store.write_part(901, changed)
+    with pytest.raises(SweepError, match="disagree"):
+        store.load()

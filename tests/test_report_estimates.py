@@ -1,0 +1,207 @@
+"""The report's true-win-share, mean-banked and escalation tables on a small
+escalated run, with every figure worked out by hand from the formula of
+docs/statistics.md.
+
+The run: strict, deals 0..19 at 1,000 nodes. The sweep: 0-9 won, 10-13 lost,
+14-19 unknown. Rung 1 (20K nodes) on 14-19: 14 won, 15 lost, 16-19 unknown.
+The subsample (seed-drawn, here written by hand): 16, 17, 19 at 1M nodes:
+16 won, 17 lost, 19 still unknown (a residual unknown); 18 is not drawn.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from canfield.experiments.cli.report import report_cmd
+from canfield.experiments.report import build_report, load_runs
+from canfield.experiments.sweep import RunFolder, SweepSpec
+from canfield.experiments.sweep.attempts import AttemptStore
+from canfield.experiments.sweep.escalation_spec import (
+    Budget,
+    EscalationSpec,
+    Subsample,
+    write_escalation,
+)
+
+Z = 1.959963984540054
+SWEEP = ["won"] * 10 + ["lost"] * 4 + ["unknown"] * 6
+BANKED = [52] * 10 + [10, 12, 14, 16] + [20, 21, 22, 23, 24, 25]
+RUNG1 = {
+    14: ("won", 52),
+    15: ("lost", 18),
+    16: ("unknown", 26),
+    17: ("unknown", 21),
+    18: ("unknown", 30),
+    19: ("unknown", 27),
+}
+SUB = {16: ("won", 52), 17: ("lost", 19), 19: ("unknown", 33)}
+CPU = {14: 0.5, 15: 1.0, 16: 2.0, 17: 3.0, 18: 4.0, 19: 6.0}
+
+
+def row(deal: int, result: str, banked: int, nodes: int) -> dict:
+    return {
+        "deal": deal,
+        "profile": "strict",
+        "profile_full": "strict:...",
+        "result": result,
+        "banked": banked,
+        "seconds": 0.01,
+        "nodes": nodes // 2,
+        "peak_table_bytes": 1 << 20,
+        "base_rank": 0,
+        "reserve_left": 0,
+        "solution_length": 100 if result == "won" else 0,
+        "budget_seconds": None,
+        "budget_nodes": nodes,
+        "budget_memory": 1 << 24,
+        "version": "0.5.0",
+        "pick": None,
+        "stop_reason": "x",
+    }
+
+
+def attempt(deal, result, banked, nodes, phase, rung, cpu) -> dict:
+    r = row(deal, result, banked, nodes) | {"phase": phase, "rung": rung, "cpu_seconds": cpu}
+    return r | {
+        "player": "solver",
+        "player_options": "",
+        "moves": None,
+        "cleared_reserve": True,
+        "solver_options": "prune=all,probes=on,strategy=dfs",
+    }
+
+
+@pytest.fixture
+def run(tmp_path) -> Path:
+    path = tmp_path / "esc"
+    folder = RunFolder(path)
+    folder.init(SweepSpec(("strict",), 0, 20, None, 1000, 1 << 24))
+    folder.write_part(
+        0, [row(d, r, b, 1000) for d, (r, b) in enumerate(zip(SWEEP, BANKED, strict=True))]
+    )
+    store = AttemptStore(path)
+    store.write_part(
+        0, [attempt(d, r, b, 20_000, "ladder", 1, CPU[d]) for d, (r, b) in RUNG1.items()]
+    )
+    store.write_part(
+        1, [attempt(d, r, b, 10**6, "subsample", 0, 10 * CPU[d]) for d, (r, b) in SUB.items()]
+    )
+    write_escalation(
+        path,
+        EscalationSpec(
+            (Budget(20_000, None, 1 << 24),),
+            Subsample(3, 1, Budget(10**6, None, 1 << 24), {"strict": [16, 17, 19]}),
+        ),
+    )
+    return path
+
+
+def by_hand(decided: list[float], n_hard: int, sub: list[float]) -> tuple[float, float, float]:
+    """The estimate and its 95% interval, in plain arithmetic."""
+    n_d, m = len(decided), len(sub)
+    n = n_d + n_hard
+    w_d, w_k = n_d / n, n_hard / n
+    mean_d, mean_k = sum(decided) / n_d, sum(sub) / m
+    s2_d = sum((x - mean_d) ** 2 for x in decided) / (n_d - 1)
+    s2_k = sum((x - mean_k) ** 2 for x in sub) / (m - 1)
+    y = w_d * mean_d + w_k * mean_k
+    s2 = w_d * s2_d + w_k * s2_k + w_d * (mean_d - y) ** 2 + w_k * (mean_k - y) ** 2
+    v = s2 / n + w_k**2 * (1 / m - 1 / n_hard) * s2_k
+    return y, y - Z * math.sqrt(v), y + Z * math.sqrt(v)
+
+
+def test_loaded_rows_say_who_decided(run):
+    df = load_runs([run]).set_index("deal")
+    assert df.loc[14, "decided_by"] == "ladder" and df.loc[14, "decided_nodes"] == 20_000
+    assert df.loc[16, "decided_by"] == "subsample" and df.loc[16, "result"] == "won"
+    assert df.loc[16, "phase1_result"] == "unknown"  # the stratum stays that of phase 1
+    assert (df.loc[19, "result"], df.loc[19, "banked"]) == ("unknown", 33)  # best banked seen
+    assert df.loc[18, "banked"] == 30 and not df.loc[18, "in_subsample"]
+    assert list(df["attempts"][14:]) == [1, 1, 2, 2, 1, 2]
+
+
+def test_win_share_and_banked_by_hand(run):
+    t = build_report(load_runs([run])).estimates.iloc[0]
+    # final: won 0-9, 14, 16 = 12; lost 10-13, 15, 17 = 6; unknown 18, 19 = 2
+    assert (t["proven_won"], t["proven_lost"], t["unknown"]) == (12, 6, 2)
+    assert t["won_share_of_decided_pct"] == pytest.approx(100 * 12 / 18)
+    assert (t["win_bound_lo"], t["win_bound_hi"]) == pytest.approx((60.0, 70.0))
+    assert (t["hard"], t["subsample_drawn"], t["subsample_solved"], t["residual_unknown"]) == (
+        4,
+        3,
+        3,
+        1,
+    )
+    decided = [1.0] * 10 + [0.0] * 4 + [1.0, 0.0]  # phase 1: the sweep and rung 1
+    low = by_hand(decided, 4, [1.0, 0.0, 0.0])  # deal 19 lost
+    high = by_hand(decided, 4, [1.0, 0.0, 1.0])  # deal 19 won
+    assert [t["win_est_low"], t["win_lo_low"], t["win_hi_low"]] == pytest.approx(
+        [100 * x for x in low]
+    )
+    assert [t["win_est_high"], t["win_lo_high"], t["win_hi_high"]] == pytest.approx(
+        [100 * x for x in high]
+    )
+    banked = [52.0] * 10 + [10, 12, 14, 16] + [52, 18]
+    b_low = by_hand(banked, 4, [52, 19, 33])  # deal 19 at its best banked seen
+    b_high = by_hand(banked, 4, [52, 19, 52])
+    assert [t["banked_est_low"], t["banked_lo_low"], t["banked_hi_low"]] == pytest.approx(b_low)
+    assert [t["banked_est_high"], t["banked_hi_high"]] == pytest.approx([b_high[0], b_high[2]])
+    # banked bounds: all 20 deals, the unknown 18 and 19 as banked (30, 33) or 52
+    known = sum(banked) + 52 + 19
+    assert (t["banked_bound_lo"], t["banked_bound_hi"]) == pytest.approx(
+        ((known + 30 + 33) / 20, (known + 52 + 52) / 20)
+    )
+
+
+def test_display_labels_each_figure(run):
+    rep = build_report(load_runs([run]))
+    sections = dict(rep.sections())
+    win = sections["True win share over all deals (two-phase estimate, docs/statistics.md)"]
+    cell = win["estimated true win share % [95%]"][0]
+    low = by_hand([1.0] * 10 + [0.0] * 4 + [1.0, 0.0], 4, [1.0, 0.0, 0.0])
+    assert cell.startswith(f"residual=lost: {100 * low[0]:.1f} [{100 * low[1]:.1f}, ")
+    assert "residual=won: " in cell and "union [" in cell
+    assert win["won share of decided deals %"][0] == "66.7"
+    assert win["bounds % (unknown=lost .. unknown=won)"][0] == "60.0 .. 70.0"
+    assert win["proven won (% of all deals)"][0] == "12 (60.0%)"
+    assert win["subsample: solved of drawn, residual unknown"][0] == "3 of 3, 1 residual"
+    esc = sections["Escalation: rows attempted and decided per rung, seconds per row"]
+    esc = esc.set_index("stage")
+    assert esc.loc["rung 1", "rows attempted"] == 6 and esc.loc["rung 1", "decided here"] == (
+        "2 (33.3%)"
+    )
+    assert esc.loc["rung 1", "s/row median"] == "2.500"  # of 0.5, 1, 2, 3, 4, 6
+    assert esc.loc["rung 1", "s/row mean"] == f"{16.5 / 6:.3f}"
+    assert esc.loc["subsample", "rows attempted"] == 3 and esc.loc["subsample", "budget"] == (
+        "1M nodes"
+    )
+    assert esc.loc["sweep", "decided here"] == "14 (70.0%)"
+
+
+def test_unfinished_subsample_gives_bounds_only(run):
+    # deal 19's subsample attempt is not done yet: no estimate, only bounds
+    store = AttemptStore(run)
+    store.part_files()[1].unlink()
+    store.write_part(
+        1, [attempt(d, r, b, 10**6, "subsample", 0, 1.0) for d, (r, b) in SUB.items() if d != 19]
+    )
+    rep = build_report(load_runs([run]))
+    t = rep.estimates.iloc[0]
+    assert math.isnan(t["win_est_low"]) and t["subsample_solved"] == 2
+    shown = dict(rep.sections())[
+        "True win share over all deals (two-phase estimate, docs/statistics.md)"
+    ]
+    assert shown["estimated true win share % [95%]"][0] == "- (subsample unfinished: bounds only)"
+
+
+def test_report_cli_writes_estimates_and_escalation(run, tmp_path):
+    r = CliRunner().invoke(report_cmd, [str(run), "--out", str(tmp_path / "rep"), "--wide"])
+    assert r.exit_code == 0, r.output
+    assert "estimated true win share" in r.output and "Escalation" in r.output
+    assert (tmp_path / "rep" / "estimates.csv").exists()
+    assert (tmp_path / "rep" / "escalation.csv").exists()
+    assert "won share of decided deals" in (tmp_path / "rep" / "report.md").read_text()
