@@ -33,7 +33,7 @@ from canfield.solver.stats import (
     TOO_DEEP,
     WON,
 )
-from canfield.solver.table import tt_visit
+from canfield.solver.table import key_buffer, tt_visit
 
 
 @njit(cache=True)
@@ -84,7 +84,7 @@ def search(
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS + 64, np.int64)
-    key = np.zeros(table.shape[1] - 2, np.uint64)
+    key = key_buffer(table)
     max_depth = states.shape[0]
     room = mstack.shape[0]
     use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
@@ -170,7 +170,7 @@ def root_setup(
 ):
     """Put the root on the stack and in the table."""
     ubound[0] = -1  # the root's bound is not known: its children compute theirs
-    key = np.zeros(table.shape[1] - 2, np.uint64)
+    key = key_buffer(table)
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS + 64, np.int64)
     states[0, :] = s0

@@ -36,7 +36,7 @@ from canfield.solver.stats import (
     TOO_DEEP,
     WON,
 )
-from canfield.solver.table import new_table, tt_rehash
+from canfield.solver.table import new_table, slot_bytes, tt_rehash
 
 #: Counters that add up across the runs of one solve.
 SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD)
@@ -148,11 +148,11 @@ class DfsRun:
     ) -> None:
         self.game, self.rules = position.game.arr, position.game.rules
         self.kw = core.key_words(int(self.rules[core.R_BUILD]))
-        self.entry = (self.kw + 2) * 8
+        self.entry = slot_bytes(self.kw)
         self.path, self.prune, self.width = path, prune, width
         want = config.START_SLOTS
         if size_for is not None:
-            want = max(want, 1 << int((size_for + 2) / config.MAX_LOAD).bit_length())
+            want = max(want, int((size_for + 2) / config.MAX_LOAD) + 1)
         self.cap = min(want, self.fits(memory))
         self.table = new_table(self.cap, self.kw)
         self.stats = np.zeros(N_STATS, np.int64)
@@ -187,8 +187,9 @@ class DfsRun:
         return self.code in (WON, EXHAUSTED) or self.reason == "depth"
 
     def fits(self, memory: int) -> int:
-        """Largest table (slots) that ``memory`` bytes hold."""
-        return 1 << max(10, (memory // self.entry).bit_length() - 1)
+        """Largest table (slots) that ``memory`` bytes hold (any number: the
+        table's home slots need no power of two)."""
+        return min(max(1 << 10, memory // self.entry), 1 << 32)
 
     def advance(self, t0: float, seconds: float, nodes: int | None, memory: int) -> None:
         """Search until decided or a limit: ``seconds`` after ``t0``, ``nodes``

@@ -48,7 +48,7 @@ from canfield.solver.stats import (
     ST_PRUNED,
     WON,
 )
-from canfield.solver.table import tt_visit
+from canfield.solver.table import PACK_WORDS, key_buffer, tt_visit
 
 # return codes beyond the depth-first search's
 LAYER_DONE, GROW, BAD_PROGRESS = range(N_CODES, N_CODES + 3)
@@ -109,15 +109,15 @@ def progress(s):
 @njit(cache=True)
 def layers_root(s0, game, rules, table, tstats, stack, stack_len, log, stats, prune, max_entries):
     """Put the root in layer slot 0: its table, its stack and the log (number 0)."""
-    key = np.zeros(table.shape[1] - 2, np.uint64)
+    key = key_buffer(table)
     root = s0.copy()
     if prune & E1_CYCLE:
         canon_stock(root, game, rules)
     core.canonical_key(root, rules, key)
     no_e2 = prune < 0  # False, typed (bool, not a literal) as in the run
     tt_visit(table, key, root, game, rules, no_e2, max_entries, tstats)
-    kw = key.shape[0]
-    stack[0, :kw] = key
+    kw = key.shape[0] - PACK_WORDS
+    stack[0, :kw] = key[:kw]
     bound = 52
     if prune & B1_BOUND and bound_applies(rules):
         ws = np.empty(WORK_LEN, np.int64)
@@ -163,8 +163,8 @@ def layers_run(
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS + 64, np.int64)
-    key = np.zeros(tables[0].shape[1] - 2, np.uint64)
-    kw = key.shape[0]
+    key = key_buffer(tables[0])
+    kw = key.shape[0] - PACK_WORDS
     child = np.empty(core.STATE_LEN, np.uint64)
     use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
     no_back = np.int64(-1)  # every child's parent is in a live table: no undo is skipped
@@ -245,7 +245,7 @@ def layers_run(
                 child, parent_state, mac, parent_info[P_BOUND], game, rules, ws, builders
             )
         w = stacks[slot]
-        w[stack_len[slot], :kw] = key
+        w[stack_len[slot], :kw] = key[:kw]
         w[stack_len[slot], kw] = _pack(num, u)
         stack_len[slot] += 1
     return RUNNING

@@ -16,7 +16,7 @@ from canfield.solver import config, layers
 from canfield.solver.dfs_run import SUMMED, Run, next_chunk, verdict
 from canfield.solver.macros import SolverBug
 from canfield.solver.stats import EXHAUSTED, N_STATS, RUNNING, ST_BEST, ST_DOMINATED, WON
-from canfield.solver.table import new_table, tt_rehash
+from canfield.solver.table import new_table, slot_bytes, tt_rehash
 
 
 class LayerMemory:
@@ -28,7 +28,7 @@ class LayerMemory:
 
     def __init__(self, kw: int, memory: int) -> None:
         self.kw = kw
-        self.entry = (kw + 2) * 8
+        self.entry = slot_bytes(kw)
         self.row = layers.row_words(kw)
         self.row_bytes = self.row * 8
         small = config.LAYER_START_SLOTS

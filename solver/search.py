@@ -79,6 +79,9 @@ class SolveResult:
     children: int = 0
     strategy: str = "dfs"
     stage: str = "dfs"
+    #: cores the solve ran on (``solver.portfolio``), and the member that answered
+    threads: int = 1
+    member: str | None = None
     version: str = __version__
     picks: dict[str, dict] = field(default_factory=dict)
 

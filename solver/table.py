@@ -1,10 +1,23 @@
 """The exact transposition table of the depth-first and layered searches.
 
-Row ``i`` of a table is one slot: a non-zero tag (high hash bits, so most
-mismatches cost one compare), the position's key with its waste pointer
-taken out, and a mask of the waste pointers visited with that key (bit
-``p``). Tag, key and mask share a row so that a probe touches one cache line.
-Slots are found by open addressing with linear probing.
+A slot holds one visited position, waste pointer included, as a compact
+bit string of 32-bit words: bits 0-5 are the waste pointer plus one (0 marks
+an empty slot), then each column of the key (``engine.core.canonical_key``,
+columns sorted) as its 6-bit length and, unless empty, its bottom card and
+one choice per card above it, then the key's header (foundations, reserve
+count, redeals, played-stock mask). Only the bits a column uses are stored,
+and the string is parsed column by column, so two slots hold the same bits
+exactly when they hold the same position: no verdict rests on a hash. The
+string takes at most 154 bits (every card in columns under ``build=alt``),
+so a slot is 5 words (20 bytes), or 7 (28 bytes) for ``build=rank``, whose
+choices take 2 bits a card.
+
+Slots are found by open addressing with linear probing from a home slot
+that a hash of the string (pointer left out) picks, so every pointer visited
+with one key lies between its home and the next empty slot: the scan that
+looks for the pointer also collects the others, which rule E2 needs. The
+number of slots need not be a power of two, so a table fills its memory
+budget.
 """
 
 from __future__ import annotations
@@ -12,28 +25,123 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from canfield.engine import core
 from canfield.solver.macros import PTR_MASK, PTR_SHIFT
 from canfield.solver.pruning import dominators
 from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES
 
-# the waste pointer in key word 0 (key word 0 is the position's word 0, and a
-# macro move's stock fields share its bits)
-PTR_BITS = np.uint64(PTR_MASK) << np.uint64(PTR_SHIFT)
+#: Bits of a slot's first word holding the waste pointer plus one.
+PTR_FIELD = 6
+#: Scratch words a key buffer has after the key (the compact string, 4 x 64 bits).
+PACK_WORDS = 4
+# the key's header: word 0's foundations and reserve count (bits 0-19), then,
+# above the waste pointer, its redeals and played-stock mask (bits 26-63)
+_LOW_BITS = 20
+_HIGH_SHIFT = 26
+_PTR_BITS32 = np.uint32((1 << PTR_FIELD) - 1)
+
+
+def slot_words(kw: int) -> int:
+    """32-bit words in a slot for keys of ``kw`` 64-bit words."""
+    return 5 if kw == 5 else 7
+
+
+def slot_bytes(kw: int) -> int:
+    """Bytes a slot takes for keys of ``kw`` words."""
+    return 4 * slot_words(kw)
 
 
 def new_table(cap: int, kw: int) -> np.ndarray:
-    """An empty table of ``cap`` slots (a power of two) for keys of ``kw`` words."""
-    return np.zeros((cap, kw + 2), np.uint64)  # tag, key, visited pointers
+    """An empty table of ``cap`` slots (any number up to 2**32) for keys of ``kw`` words."""
+    if not 0 < cap <= 1 << 32:
+        raise ValueError(f"a table has 1 to 2**32 slots, not {cap}")
+    return np.zeros((cap, slot_words(kw)), np.uint32)
+
+
+@njit(cache=True)
+def key_buffer(table):
+    """A zeroed key for this table: the key's words, then the packing scratch."""
+    kw = 5 if table.shape[1] == 5 else 9
+    return np.zeros(kw + PACK_WORDS, np.uint64)
 
 
 @njit(cache=True, inline="always")
-def _hash(key, k0):
-    """Hash of a key whose word 0 is replaced by ``k0`` (pointer taken out)."""
+def _put(out, pos, v, n):
+    """Write the ``n`` (at most 64) low bits of ``v`` at bit ``pos`` of ``out``."""
+    if n == 0:
+        return pos
+    w = pos >> 6
+    o = pos & 63
+    out[w] |= v << np.uint64(o)
+    if o + n > 64:
+        out[w + 1] |= v >> np.uint64(64 - o)
+    return pos + n
+
+
+@njit(cache=True, inline="always")
+def _low(v, n):
+    """The ``n`` low bits of ``v`` (n < 64)."""
+    return v & ((np.uint64(1) << np.uint64(n)) - np.uint64(1))
+
+
+@njit(cache=True)
+def pack_key(key, kw, kb, nbits):
+    """Write the compact string of ``key[:kw]`` (pointer field left 0) into
+    ``key[kw:]``; ``kb`` choice bits a card. Returns the bits used.
+
+    Raises if the string passes ``nbits``, the slot's width (it cannot: see
+    the module docstring; the check keeps a wrong width from truncating).
+    """
+    out = key[kw:]
+    for i in range(PACK_WORDS):
+        out[i] = 0
+    pos = PTR_FIELD
+    wide = kw > 5
+    for c in range(core.N_COLS):
+        lo = key[1 + 2 * c] if wide else key[1 + c]
+        n = np.int64(lo & np.uint64(63))
+        pos = _put(out, pos, np.uint64(n), 6)
+        if n == 0:
+            continue
+        # bottom card and choices: bits 6 .. 6 + need of the column's words
+        need = 6 + (n - 1) * kb
+        first = min(need, 58)
+        pos = _put(out, pos, _low(lo >> np.uint64(6), first), first)
+        if need > first:
+            hi = key[2 + 2 * c]
+            pos = _put(out, pos, _low(hi, need - first), need - first)
+    k0 = key[0]
+    pos = _put(out, pos, _low(k0, _LOW_BITS), _LOW_BITS)
+    pos = _put(out, pos, k0 >> np.uint64(_HIGH_SHIFT), 64 - _HIGH_SHIFT)
+    if pos > nbits:
+        raise ValueError("a compact key is wider than its slot")
+    return pos
+
+
+@njit(cache=True, inline="always")
+def _mix(h, v):
+    h ^= v
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True, inline="always")
+def _home(h, cap):
+    """Slot ``floor(cap * x / 2**32)`` for the hash's top 32 bits ``x``: any ``cap``."""
+    return np.int64(((h >> np.uint64(32)) * np.uint64(cap)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def _hash_row(row):
+    """Hash of a slot's (or a packed key's) words with the pointer field cleared."""
     h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(key.shape[0]):
-        h ^= k0 if i == 0 else key[i]
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(29)
+    for j in range(row.shape[0]):
+        v = np.uint64(row[j])
+        if j == 0:
+            v &= ~np.uint64(_PTR_BITS32)
+        h = _mix(h, v * np.uint64(0x94D049BB133111EB) + np.uint64(j))
+    h ^= h >> np.uint64(31)
     return h
 
 
@@ -41,6 +149,7 @@ def _hash(key, k0):
 def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
     """Record a visit of ``key``; return 1 to expand it, 0 to skip it, -1 if full.
 
+    ``key`` comes from :func:`key_buffer` (the canonical key, then scratch).
     A position ``s`` is skipped when a pointer whose visit makes this one
     needless was visited: the pointer itself, or with ``use_e2`` one that
     dominates it (rule E2; :func:`solver.pruning.dominators`, worked out only
@@ -48,41 +157,43 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
     is counted in ``ST_DOMINATED``.
     """
     cap = table.shape[0]
-    kw = key.shape[0]
-    p = (key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK)
-    bit = np.uint64(1) << p
-    k0 = key[0] & ~PTR_BITS
-    h = _hash(key, k0)
-    tag = (h >> np.uint64(32)) | np.uint64(1)
-    i = np.int64(h & np.uint64(cap - 1))
+    nw = table.shape[1]
+    kw = key.shape[0] - PACK_WORDS
+    p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
+    pack_key(key, kw, core.choice_bits(rules), 32 * nw)
+    # the string as 32-bit words (little-endian), the pointer field still 0
+    out = key[kw:].view(np.uint32)
+    w0 = out[0]
+    i = _home(_hash_row(out[:nw]), cap)
+    seen = np.uint64(0)
     while True:
         t = table[i, 0]
         if t == 0:
-            if stats[ST_ENTRIES] >= max_entries:
-                return -1
-            table[i, 0] = tag
-            table[i, 1] = k0
-            for w in range(1, kw):
-                table[i, w + 1] = key[w]
-            table[i, kw + 1] = bit
-            stats[ST_ENTRIES] += 1
-            return 1
-        if t == tag and table[i, 1] == k0:
+            break
+        if t & ~_PTR_BITS32 == w0:
             same = True
-            for w in range(1, kw):
-                if table[i, w + 1] != key[w]:
+            for j in range(1, nw):
+                if table[i, j] != out[j]:
                     same = False
                     break
             if same:
-                seen = table[i, kw + 1]
-                if seen & bit:
+                q = np.int64(t & _PTR_BITS32) - 1
+                if q == p:
                     return 0
-                if use_e2 and seen & dominators(s, game, rules):
-                    stats[ST_DOMINATED] += 1
-                    return 0
-                table[i, kw + 1] = seen | bit
-                return 1
-        i = (i + 1) & (cap - 1)
+                seen |= np.uint64(1) << np.uint64(q)
+        i += 1
+        if i == cap:
+            i = 0
+    if use_e2 and seen != 0 and seen & dominators(s, game, rules):
+        stats[ST_DOMINATED] += 1
+        return 0
+    if stats[ST_ENTRIES] >= max_entries:
+        return -1
+    table[i, 0] = w0 | np.uint32(p + 1)
+    for j in range(1, nw):
+        table[i, j] = out[j]
+    stats[ST_ENTRIES] += 1
+    return 1
 
 
 @njit(cache=True)
@@ -92,8 +203,9 @@ def tt_rehash(old, new):
     for i in range(old.shape[0]):
         if old[i, 0] == 0:
             continue
-        h = _hash(old[i, 1:-1], old[i, 1])
-        j = np.int64(h & np.uint64(cap - 1))
+        j = _home(_hash_row(old[i]), cap)
         while new[j, 0] != 0:
-            j = (j + 1) & (cap - 1)
+            j += 1
+            if j == cap:
+                j = 0
         new[j, :] = old[i, :]

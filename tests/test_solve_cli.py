@@ -120,7 +120,7 @@ def test_unknown_pruning_rule_is_one_line_and_exit_2():
     assert "Traceback" not in res.output
 
 
-def test_layered_strategy_gives_the_same_proof_in_less_memory():
+def test_layered_strategy_gives_the_same_proof():
     outs = {}
     for strategy in ("dfs", "layers"):
         # a node budget: the layers' depth-first share (a tenth) cannot decide
@@ -132,7 +132,10 @@ def test_layered_strategy_gives_the_same_proof_in_less_memory():
         outs[strategy] = json.loads(res.stdout.splitlines()[-1])
     assert {(o["result"], o["banked"]) for o in outs.values()} == {("lost", 8)}
     assert outs["layers"]["strategy"] == "layers"
-    assert outs["layers"]["peak_table_bytes"] < outs["dfs"]["peak_table_bytes"]
+    # with the compact depth-first table (about 24 bytes a position) the layers'
+    # stacks and log no longer make them smaller on this deal: both stay near
+    # 338,822 positions' worth (docs/solver.md)
+    assert max(o["peak_table_bytes"] for o in outs.values()) < 12 << 20
 
 
 def test_probes_win_fast_and_can_be_switched_off():

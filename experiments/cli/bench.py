@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from canfield.engine.profiles import parse_profile
-from canfield.experiments.bench import engine, layers, players, pruning, solver, view
+from canfield.experiments.bench import engine, layers, players, pruning, solver, table, view
 from canfield.experiments.cli.budgets import MEMORY_SIZE, TIME_BUDGET, budgets
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_file, writing
@@ -159,6 +159,71 @@ def solver_cmd(
     path = result_path(out, publish, "solver.csv")
     with writing(path):
         solver.run_bench(chosen, deal_range, seconds, mem, path, probes)
+
+
+@bench.command("table")
+@click.option(
+    "--profile", default="strict", show_default=True, help="Profile of the capacity solves."
+)
+@click.option(
+    "--deal", type=int, default=35, show_default=True, help="A deal that fills the largest table."
+)
+@click.option(
+    "--sizes",
+    default="64MB,512MB,2GB",
+    show_default=True,
+    help="Table memory of each capacity solve, comma-separated.",
+)
+@click.option(
+    "--budget",
+    type=TIME_BUDGET,
+    default="600s",
+    show_default=True,
+    help="Time cap of each capacity solve.",
+)
+@click.option(
+    "--rows",
+    default=None,
+    help="Deals START:STOP of the published main-10k sweep to solve again and compare.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(exists=True, file_okay=False),
+    default=None,
+    help="Root of another checkout (e.g. a worktree of main) to run the capacity solves on too.",
+)
+@output_options("table.csv")
+def table_cmd(
+    profile: str,
+    deal: int,
+    sizes: str,
+    budget: float,
+    rows: str | None,
+    baseline: str | None,
+    out: str | None,
+    publish: bool,
+) -> None:
+    """Transposition table: bytes per stored position at several sizes, same rows as main-10k."""
+    try:
+        size_list = [MEMORY_SIZE.read(x) for x in sizes.split(",") if x.strip()]
+    except ValueError as exc:
+        fail(f"--sizes: {exc}")
+    if not size_list:
+        fail("--sizes needs at least one size, e.g. 64MB,512MB")
+    prof = parse_profile(profile)
+    deal_range = _deal_range(rows, "--rows") if rows else None
+    path = result_path(out, publish, "table.csv")
+    with writing(path):
+        table.bench(
+            prof.canonical(),
+            deal,
+            size_list,
+            budget,
+            deal_range,
+            Path(baseline) if baseline else None,
+            path,
+            click.echo,
+        )
 
 
 @bench.command("layers")

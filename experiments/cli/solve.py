@@ -16,6 +16,7 @@ from canfield.experiments.cli.errors import fail, user_errors
 from canfield.experiments.cli.header import header_line
 from canfield.experiments.cli.options import PROFILE_HELP, check_pick, parse_pick
 from canfield.experiments.cli.sources import Source, cards_source, read_list
+from canfield.solver.portfolio import cores, members, solve_portfolio
 from canfield.solver.search import (
     STRATEGIES,
     SolveResult,
@@ -79,6 +80,23 @@ def _run(job: _Job, seconds: float, nodes: int | None, opts: dict) -> SolveResul
     return solve_deal(deal, job.profile.canonical(), seconds, nodes, **opts)
 
 
+def _run_threads(job: _Job, seconds: float, nodes: int | None, opts: dict, threads: int):
+    """The solve of ``job`` on ``threads`` cores: a portfolio of exact searches."""
+    if threads == 1:
+        return _run(job, seconds, nodes, opts)
+    chosen = _members(job, threads, opts)
+    return solve_portfolio(
+        lambda member: _run(job, seconds, nodes, {**opts, **member}), chosen, opts["memory"]
+    )
+
+
+def _members(job: _Job, threads: int, opts: dict) -> list[tuple[str, dict]]:
+    try:
+        return members(threads, opts["strategy"], opts["probes"], job.profile.worry == "yes")
+    except ValueError as exc:
+        fail(f"{exc}; use fewer threads")
+
+
 def _print_human(r: SolveResult, source: Source) -> None:
     # every line but the moves starts with '#', so the whole output replays
     click.echo(header_line(source, r.profile, r.pick, r.result, r.banked))
@@ -94,6 +112,7 @@ def _print_human(r: SolveResult, source: Source) -> None:
         f"{'memory' if r.strategy == 'layers' else 'table'} {r.peak_table_bytes / 2**20:.1f} MiB, "
         f"reserve left {r.reserve_left}, strategy {r.strategy}, "
         f"{'found by' if r.decided else 'last stage'} {r.stage}"
+        + (f", threads {r.threads}, answered by member {r.member}" if r.threads > 1 else "")
     )
 
 
@@ -157,6 +176,14 @@ def _warm_up(strategy: str, as_json: bool) -> None:
     help="First search only the first 2, then 3 moves of each position, on a "
     "share of the budget, for a fast win; --no-probes searches every move from the start.",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Cores for each solve: differently ordered exact searches run at once, each "
+    "with an equal share of --memory; the first to decide answers (docs/solver.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
 @click.option(
     "--view",
@@ -179,6 +206,7 @@ def solve_cmd(
     prune: str,
     strategy: str,
     probes: bool,
+    threads: int,
     as_json: bool,
     view_out: str | None,
 ) -> None:
@@ -208,12 +236,18 @@ def solve_cmd(
         sources = read_list(file)
         if not sources:
             fail(f"{file} names no deal or position to solve")
+    if threads > cores():
+        fail(f"--threads {threads}: this process may use {cores()} core(s)")
     jobs = _jobs(sources, asked, parse_pick(pick), strategy)
     view = _view_target(view_out, jobs)
-    _warm_up(strategy, as_json)
     opts = {"memory": memory, "prune": rules, "strategy": strategy, "probes": probes}
+    used = {strategy}
+    if threads > 1:  # every member's kernels compiled before the members fork
+        used |= {m["strategy"] for job in jobs for _, m in _members(job, threads, opts)}
+    for name in sorted(used, key=lambda s: s != strategy):
+        _warm_up(name, as_json)
     for job in jobs:
-        r = _run(job, budget, nodes, opts)
+        r = _run_threads(job, budget, nodes, opts, threads)
         if as_json:
             click.echo(json.dumps({**r.to_json(), "source": job.source.to_json()}))
         else:
