@@ -665,23 +665,27 @@ def test_rainbow_one_pass_refuses_the_redeal():
         pos.apply("redeal")
 
 
-def test_storehouse_two_passes():
+@pytest.mark.parametrize("profile, passes", [("storehouse", 3), ("storehouse:passes=2", 2)])
+def test_storehouse_passes(profile, passes):
+    """The preset gives three passes (docs/rules.md section 3); ``passes=2`` two."""
     pos = hand(
-        "storehouse",
+        profile,
         base="2",
         columns=["QS", "KC", "KD", "KH"],
         stock="4C 9D JH",
         foundations=[None, None, None, 0],
         rest="stock",
     )
-    assert "pass         1 of 2" in pos.show()
+    assert f"pass         1 of {passes}" in pos.show()
+    for used in range(1, passes):
+        pos = _to_end_of_stock(pos)
+        assert "redeal" in moves(pos)
+        pos = pos.apply("redeal")
+        assert pos.redeals() == used
     pos = _to_end_of_stock(pos)
-    assert "redeal" in moves(pos)
-    pos = _to_end_of_stock(pos.apply("redeal"))
-    assert pos.redeals() == 1
-    assert "pass         2 of 2" in pos.show()
+    assert f"pass         {passes} of {passes}" in pos.show()
     assert "redeal" not in moves(pos)
-    with pytest.raises(IllegalMove, match="passes=2"):
+    with pytest.raises(IllegalMove, match=f"passes={passes}"):
         pos.apply("redeal")
 
 
@@ -703,7 +707,7 @@ def test_storehouse_layout():
     assert pos.reserve() == rest[:13]
     assert pos.columns() == [[c] for c in rest[13:17]]
     assert pos.stock() == rest[17:] and len(pos.stock()) == 31
-    assert pos.profile.draw == 1 and pos.profile.passes == 2
+    assert pos.profile.draw == 1 and pos.profile.passes == 3
 
 
 def test_selective_layout():
