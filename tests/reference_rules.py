@@ -433,8 +433,9 @@ def ref_banked(state: RefState) -> int:
     return sum(state.foundations)
 
 
-def _position_key(state: RefState) -> tuple:
-    """Everything a move can change, for the exploration's seen set."""
+def ref_key(state: RefState) -> tuple:
+    """Everything a move can change: equal keys, equal positions (the seen
+    sets of explorations and brute forces)."""
     redeals = state.redeals if state.profile.passes != UNLIMITED else 0
     return (
         tuple(state.foundations),
@@ -469,7 +470,7 @@ def ref_status(state: RefState) -> str:
     if ref_banked(state) == 52:
         return "won"
     start_banked = ref_banked(state)
-    seen = {_position_key(state)}
+    seen = {ref_key(state)}
     todo = [state]
     while todo:
         current = todo.pop()
@@ -477,7 +478,7 @@ def ref_status(state: RefState) -> str:
             after = ref_apply(current, move)
             if _advances(current, after, start_banked):
                 return "playing"
-            key = _position_key(after)
+            key = ref_key(after)
             if key not in seen:
                 seen.add(key)
                 todo.append(after)
