@@ -604,17 +604,6 @@ def apply_move(s, m, game, rules):
 
 
 @njit(cache=True)
-def has_card_move(s, game, rules, buf):
-    """Whether any legal move other than draw and redeal exists."""
-    n = legal_moves(s, game, rules, buf)
-    for i in range(n):
-        src = move_src(buf[i])
-        if src != SRC_DRAW and src != SRC_REDEAL:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _waste_pointers(s, game, rules):
     """Every waste pointer that draws and redeals alone reach from ``s`` (its
     own first), each once: the waste tops a pass offers.
