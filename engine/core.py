@@ -604,38 +604,129 @@ def apply_move(s, m, game, rules):
 
 
 @njit(cache=True)
-def has_card_move(s, game, rules, buf):
-    """Whether any legal move other than draw and redeal exists."""
-    n = legal_moves(s, game, rules, buf)
+def _waste_pointers(s, game, rules):
+    """Every waste pointer that draws and redeals alone reach from ``s`` (its
+    own first), each once: the waste tops a pass offers.
+
+    The walk stops when the stock/waste state repeats (unlimited passes: the
+    cycle need not pass through the start) or no draw or redeal is left.
+    """
+    # every (waste pointer, redeals) pair at most once; redeals has 4 bits
+    cap = (game[G_NSTOCK] + 1) * 16
+    seen = np.empty(cap, np.int64)  # waste pointer | redeals << 6
+    ptrs = np.empty(cap, np.int64)
+    n_seen = 0
+    n_ptrs = 0
+    t = s.copy()
+    while n_seen < cap:
+        here = waste_ptr(t) | (redeals(t) << 6)
+        for i in range(n_seen):
+            if seen[i] == here:
+                return ptrs[:n_ptrs]
+        seen[n_seen] = here
+        n_seen += 1
+        new_ptr = True
+        for i in range(n_ptrs):
+            if ptrs[i] == waste_ptr(t):
+                new_ptr = False
+        if new_ptr:
+            ptrs[n_ptrs] = waste_ptr(t)
+            n_ptrs += 1
+        if not stock_empty(t, game):
+            do_draw(t, game, rules)
+        elif can_redeal(t, game, rules):
+            do_redeal(t, rules)
+        else:
+            break
+    return ptrs[:n_ptrs]
+
+
+@njit(cache=True)
+def _waste_plays(s, game, rules, ptrs, buf):
+    """Whether the waste top at any pointer in ``ptrs`` has a legal move in
+    the layout of ``s`` (columns, foundations and reserve as in ``s``)."""
+    t = s.copy()
+    for j in range(ptrs.shape[0]):
+        set_waste_ptr(t, ptrs[j])
+        n = card_moves(t, game, rules, buf)
+        for i in range(n):
+            if move_src(buf[i]) == SRC_WASTE:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _seen_key(keys, n, key):
     for i in range(n):
-        src = move_src(buf[i])
-        if src != SRC_DRAW and src != SRC_REDEAL:
+        same = True
+        for w in range(key.shape[0]):
+            if keys[i, w] != key[w]:
+                same = False
+                break
+        if same:
             return True
     return False
 
 
 @njit(cache=True)
 def is_blocked(s, game, rules):
-    """docs/rules.md section 4: an unchanged pass through the stock adds nothing.
+    """docs/rules.md section 4: no sequence of draws, redeals and moves
+    between columns reaches a move that advances play.
 
-    Draw (or redeal) alone until a card move appears (not blocked), the stock
-    comes back round to where it started, or no draw or redeal is possible.
+    A move advances play when it takes a card from the reserve (a reserve
+    move, or a column move whose space the reserve fills at once) or the
+    waste, or brings the foundations above their count in ``s`` (under
+    ``worry`` a card taken back and banked again does not). Draws and
+    redeals never change the columns and column moves never change the
+    stock, so the reachable positions are every column layout the column
+    moves reach, each with every waste top a pass offers: explore the
+    layouts breadth first (distinct up to column order, which changes no
+    move), and in each look for a reserve or foundation move that advances
+    and for a waste top, at any pointer of the pass, that has a move.
     """
     buf = np.empty(MAX_MOVES, np.int64)
-    t = s.copy()
-    start_p = waste_ptr(t)
-    limit = 2 * (game[G_NSTOCK] + 2) * (rules[R_PASSES] + 2)
-    for _ in range(limit):
-        if has_card_move(t, game, rules, buf):
+    ptrs = _waste_pointers(s, game, rules)
+    start_total = banked(s)
+    kw = 9 if rules[R_BUILD] == BUILD_RANK else 5
+    cap = 64
+    layouts = np.empty((cap, s.shape[0]), np.uint64)
+    keys = np.empty((cap, kw), np.uint64)
+    key = np.empty(kw, np.uint64)
+    layouts[0] = s
+    canonical_key(s, rules, keys[0])
+    n = 1
+    head = 0
+    while head < n:
+        u = layouts[head].copy()
+        head += 1
+        if _waste_plays(u, game, rules, ptrs, buf):
             return False
-        if not stock_empty(t, game):
-            do_draw(t, game, rules)
-        elif can_redeal(t, game, rules):
-            do_redeal(t, rules)
-        else:
-            return True
-        if waste_ptr(t) == start_p and rules[R_PASSES] == 0:
-            return True
+        nm = card_moves(u, game, rules, buf)
+        for i in range(nm):
+            m = buf[i]
+            src = move_src(m)
+            if src == SRC_RESERVE or src == SRC_WASTE:
+                return False
+            if move_dst(m) == DST_FOUND and banked(u) + 1 > start_total:
+                return False
+            v = u.copy()
+            apply_move(v, m, game, rules)
+            if res_count(v) < res_count(u):
+                return False  # the move emptied a column and the reserve filled it
+            canonical_key(v, rules, key)
+            if _seen_key(keys, n, key):
+                continue
+            if n == cap:
+                cap *= 2
+                grown = np.empty((cap, s.shape[0]), np.uint64)
+                grown[:n] = layouts[:n]
+                layouts = grown
+                grown_keys = np.empty((cap, kw), np.uint64)
+                grown_keys[:n] = keys[:n]
+                keys = grown_keys
+            layouts[n] = v
+            keys[n] = key
+            n += 1
     return True
 
 

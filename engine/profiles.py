@@ -86,7 +86,7 @@ PRESETS: dict[str, Profile] = {
         _STRICT, preset="cardgames-draw1", draw=1, moves="any", space="any", worry="yes"
     ),
     "solvitaire": replace(_STRICT, preset="solvitaire", moves="any", space="any", wrap="base"),
-    "storehouse": replace(_STRICT, preset="storehouse", build="suit", draw=1, passes=2),
+    "storehouse": replace(_STRICT, preset="storehouse", build="suit", draw=1, passes=3),
     "rainbow": replace(_STRICT, preset="rainbow", build="rank", draw=1, passes=1),
     "selective": replace(_STRICT, preset="selective"),
     "superior": replace(_STRICT, preset="superior", fill="free"),

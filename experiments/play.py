@@ -7,8 +7,9 @@ checks against the legal moves and applies with the engine.
 A game ends with one of these results:
 
 - ``won``: all 52 cards banked;
-- ``blocked``: ``Position.status() == 'blocked'`` (docs/rules.md section 4: a full
-  pass of draws would find no card move);
+- ``blocked``: ``Position.status() == 'blocked'`` (docs/rules.md section 4: no
+  sequence of draws and column moves reaches a move that banks a card or takes
+  one from the reserve or the waste);
 - ``stalled``: the same position (``Position.key()``, which includes the stock
   position) has come up more than ``max_repeats`` times. Without worry every
   card move but column-to-column is irreversible, so a repeat means the player

@@ -16,7 +16,7 @@ from canfield.solver.bound import WORK_LEN, bound_applies, child_bound, set_pare
 from canfield.solver.config import MAX_MACROS
 from canfield.solver.macros import macro_atomic
 from canfield.solver.moves import apply_macro, builder_masks, gen_macros
-from canfield.solver.pruning import B1_BOUND, E1_CYCLE, E2_POINTER, canon_stock
+from canfield.solver.pruning import B1_BOUND, E1_CYCLE, E2_POINTER, E3_PASS_POINTER, canon_stock
 from canfield.solver.stats import (
     EXHAUSTED,
     RUNNING,
@@ -40,7 +40,12 @@ from canfield.solver.table import key_buffer, tt_visit
 def rule_setup(game, rules, prune):
     """What the pruning rules need, worked out once per kernel call: whether
     E2 and B1 apply, the ``builders`` masks and B1's workspace."""
-    use_e2 = (prune & E2_POINTER) != 0 and (prune & E1_CYCLE) != 0 and rules[core.R_PASSES] == 0
+    unlimited = rules[core.R_PASSES] == 0
+    # E2 (unlimited passes, after E1) and E3 (limited passes) share the
+    # table's pointer masks: pruning.dominators picks the rule by the passes
+    use_e2 = ((prune & E2_POINTER) != 0 and (prune & E1_CYCLE) != 0 and unlimited) or (
+        (prune & E3_PASS_POINTER) != 0 and not unlimited
+    )
     use_bound = (prune & B1_BOUND) != 0 and bound_applies(rules)
     builders = np.empty(52, np.uint64)
     builder_masks(game, rules, builders)

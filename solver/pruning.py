@@ -1,4 +1,4 @@
-"""Pruning rules P1, E1 and E2 (``docs/solver.md``), and the masks that pick rules.
+"""Pruning rules P1, E1, E2 and E3 (``docs/solver.md``), and the masks that pick rules.
 
 Rule B1 has a module of its own (:mod:`solver.bound`). Each rule here is a
 small compiled test the search loops and the move generator call.
@@ -14,11 +14,17 @@ from numba import njit
 from canfield.engine import core
 
 # pruning rules, as bits of the ``prune`` mask
-P1_HOME, E1_CYCLE, B1_BOUND, E2_POINTER = 1, 2, 4, 8
-ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND | E2_POINTER
+P1_HOME, E1_CYCLE, B1_BOUND, E2_POINTER, E3_PASS_POINTER = 1, 2, 4, 8, 16
+ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND | E2_POINTER | E3_PASS_POINTER
 
 #: The rules by their names in ``docs/solver.md``.
-PRUNING_RULES = {"P1": P1_HOME, "E1": E1_CYCLE, "E2": E2_POINTER, "B1": B1_BOUND}
+PRUNING_RULES = {
+    "P1": P1_HOME,
+    "E1": E1_CYCLE,
+    "E2": E2_POINTER,
+    "B1": B1_BOUND,
+    "E3": E3_PASS_POINTER,
+}
 
 
 def prune_mask(prune: bool | str | Iterable[str]) -> int:
@@ -94,6 +100,8 @@ def dominators(s, game, rules):
     live cards in the waste for every ``i <= j`` with ``i = j`` (mod draw),
     since draws from ``i`` reach ``j``; and by itself.
     """
+    if rules[core.R_PASSES] != 0:
+        return _pass_dominators(s, game, rules)
     p = core.waste_ptr(s)
     if p == 0:
         return ~np.uint64(0)
@@ -108,6 +116,38 @@ def dominators(s, game, rules):
         if live & np.uint64(1):
             i += 1
             if (j - i) % draw == 0:
+                mask |= np.uint64(1) << np.uint64(q + 1)
+        live >>= np.uint64(1)
+        q += 1
+    return mask
+
+
+@njit(cache=True)
+def _pass_dominators(s, game, rules):
+    """Rule E3: with limited passes, mask of the waste pointers from which
+    draws alone, within the same pass, reach the pointer of ``s``.
+
+    With ``m`` live stock cards and ``i`` of them in the waste, draws go
+    ``i, i+d, i+2d, ...`` and stop at ``m`` (a short last packet is turned
+    as it stands), so ``i`` reaches ``j`` when ``i <= j`` and ``j - i`` is a
+    multiple of ``d`` or ``j = m``. Pointer 0 is ``i = 0``. The table keeps
+    the redeals in the key, so only pointers of the same pass are compared.
+    """
+    p = core.waste_ptr(s)
+    draw = rules[core.R_DRAW]
+    ns = game[core.G_NSTOCK]
+    m = core.live_below(s, ns, ns)
+    j = core.live_below(s, ns, p)
+    mask = np.uint64(1) << np.uint64(p)
+    if j % draw == 0 or j == m:
+        mask |= np.uint64(1)
+    live = ~s[1] & ((np.uint64(1) << np.uint64(p)) - np.uint64(1))
+    i = 0
+    q = 0
+    while live != np.uint64(0):
+        if live & np.uint64(1):
+            i += 1
+            if (j - i) % draw == 0 or j == m:
                 mask |= np.uint64(1) << np.uint64(q + 1)
         live >>= np.uint64(1)
         q += 1

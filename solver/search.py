@@ -291,6 +291,10 @@ def solve_deal(
 
     The selective answer is the best pick: won if any pick wins, lost only if
     every pick is lost, otherwise unknown; ``picks`` holds each pick's verdict.
+    The time and the node budget are split alike: each pick gets an equal
+    share of what the picks before it left, so the five together stay within
+    both budgets (and a node budget keeps the rows reproducible: a pick's
+    share depends only on the positions the earlier picks searched).
     """
     prof = parse_profile(profile)
     if prof.layout != "selective":
@@ -303,8 +307,9 @@ def solve_deal(
     for i, card in enumerate(five):
         left = seconds - (time.perf_counter() - t0)
         share = max(left / (len(five) - i), 1e-3)
+        node_share = _node_share(nodes, sum(r.nodes for r in results), len(five) - i)
         pos = Position.from_deal(deal, prof, pick=card)
-        r = solve(pos, share, nodes, memory, prune, strategy, probes)
+        r = solve(pos, share, node_share, memory, prune, strategy, probes)
         results.append(r)
         if r.result == "won":
             break
@@ -320,6 +325,15 @@ def solve_deal(
     best.seconds = time.perf_counter() - t0
     best.peak_table_bytes = max(r.peak_table_bytes for r in results)
     return best
+
+
+def _node_share(nodes: int | None, used: int, picks_left: int) -> int | None:
+    """The node budget of the next selective pick: an equal share of what is
+    left (None: no node budget). At least one position, so a pick always
+    starts its search."""
+    if nodes is None:
+        return None
+    return max((nodes - used) // picks_left, 1)
 
 
 def warm_up(strategy: str = "dfs") -> float:

@@ -433,39 +433,56 @@ def ref_banked(state: RefState) -> int:
     return sum(state.foundations)
 
 
-def _stock_key(state: RefState) -> tuple:
-    """What draws and redeals change: stock, waste and (if limited) the redeal count."""
+def ref_key(state: RefState) -> tuple:
+    """Everything a move can change: equal keys, equal positions (the seen
+    sets of explorations and brute forces)."""
     redeals = state.redeals if state.profile.passes != UNLIMITED else 0
-    return (tuple(state.stock), tuple(state.waste), redeals)
+    return (
+        tuple(state.foundations),
+        tuple(state.reserve),
+        tuple(tuple(col) for col in state.columns),
+        tuple(state.stock),
+        tuple(state.waste),
+        redeals,
+    )
+
+
+def _advances(before: RefState, after: RefState, start_banked: int) -> bool:
+    """docs/rules.md section 4: a move advances play when it takes a card
+    from the reserve or the waste, or puts one on a foundation (under worry:
+    brings the foundations above their count when the exploration began)."""
+    return (
+        len(after.reserve) < len(before.reserve)
+        or len(after.stock) + len(after.waste) < len(before.stock) + len(before.waste)
+        or ref_banked(after) > start_banked
+    )
 
 
 def ref_status(state: RefState) -> str:
     """``'won'``, ``'blocked'`` or ``'playing'``.
 
-    Blocked means: turning the stock alone (draw, or redeal when the stock is
-    empty) never reaches a position with any other legal move before the
-    stock/waste cycle repeats or no draw/redeal is left.
+    Blocked means: no sequence of moves that do not advance play (draws,
+    redeals, moves between columns and, under worry, cards taken back from a
+    foundation or banked again without going above the starting count)
+    reaches a position with a move that advances play. Explored by brute
+    force over whole positions.
     """
     if ref_banked(state) == 52:
         return "won"
-    seen: set[tuple] = set()
-    current = state
-    while True:
-        moves = ref_legal_moves(current)
-        if moves - {"draw", "redeal"}:
-            return "playing"
-        key = _stock_key(current)
-        # Draws and redeals are deterministic, so a repeated stock/waste means
-        # the cycle goes round forever without offering anything new.
-        if key in seen:
-            return "blocked"
-        seen.add(key)
-        if "draw" in moves:
-            current = ref_apply(current, "draw")
-        elif "redeal" in moves:
-            current = ref_apply(current, "redeal")
-        else:
-            return "blocked"
+    start_banked = ref_banked(state)
+    seen = {ref_key(state)}
+    todo = [state]
+    while todo:
+        current = todo.pop()
+        for move in sorted(ref_legal_moves(current)):
+            after = ref_apply(current, move)
+            if _advances(current, after, start_banked):
+                return "playing"
+            key = ref_key(after)
+            if key not in seen:
+                seen.add(key)
+                todo.append(after)
+    return "blocked"
 
 
 def ref_check_invariants(state: RefState) -> None:

@@ -63,7 +63,7 @@ def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
         "bench",
         "pruning",
         "--profiles",
-        "storehouse:passes=3,space=any",
+        "storehouse:passes=2,space=any",
         "--deals",
         "0:1",
         "--nodes",
@@ -74,5 +74,5 @@ def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
     assert r.exit_code == 0, r.output
     with out.open() as fh:
         profiles = {row["profile"] for row in csv.DictReader(fh)}
-    assert profiles == {"storehouse:passes=3,space=any"}
+    assert profiles == {"storehouse:passes=2,space=any"}
     one_error_line(run("bench", "solver", "--profiles", "strict,nope", "--out", str(out)), "nope")

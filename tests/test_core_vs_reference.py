@@ -457,3 +457,25 @@ def test_key_directed_mutations() -> None:
     cols = pos.snapshot()["columns"]
     perms = [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 3, 0, 1], [1, 2, 3, 0]]
     assert len({rebuild(pos, columns=[cols[p] for p in perm]).key() for perm in perms}) == 1
+
+
+# ---------------------------------------------------------------------------
+# blocked (docs/rules.md section 4): only column shuffles left
+# ---------------------------------------------------------------------------
+
+
+def test_status_agrees_where_only_column_moves_remain() -> None:
+    """Core and reference agree on the status of seeded random positions,
+    among them positions that have legal card moves yet are blocked (every
+    move only shuffles cards between columns and never leads to one that
+    advances play): the case section 4's new sentence adds."""
+    profiles = ["strict", "hevagames", "rainbow", "superior", "cardgames", "strict:worry=yes"]
+    shuffles_only = {p: 0 for p in profiles}
+    for profile in profiles:
+        for seed in range(150):
+            pos, ref, parts = random_position(seed, profile)
+            status = pos.status()
+            assert status == ref_status(ref), f"profile={profile} seed={seed}: {parts}"
+            card_moves = [m for m in engine_moves(pos) if m not in ("draw", "redeal")]
+            shuffles_only[profile] += status == "blocked" and bool(card_moves)
+    assert sum(shuffles_only.values()) >= 5, shuffles_only

@@ -59,7 +59,9 @@ def test_default_profile_is_strict():
 
 def test_variant_presets():
     st = parse_profile("storehouse")
-    assert (st.build, st.draw, st.passes, st.layout) == ("suit", 1, 2, "storehouse")
+    assert (st.build, st.draw, st.passes, st.layout) == ("suit", 1, 3, "storehouse")
+    # the literal reading of seed 003's "only twice" stays available
+    assert parse_profile("storehouse:passes=2").passes == 2
     rb = parse_profile("rainbow")
     assert (rb.build, rb.draw, rb.passes, rb.layout) == ("rank", 1, 1, "standard")
     assert parse_profile("rainbow:passes=3").passes == 3

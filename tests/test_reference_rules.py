@@ -439,9 +439,9 @@ def test_redeal_order():
 
 
 def test_limited_passes():
-    # storehouse: 2 passes, so one redeal
+    # storehouse:passes=2, so one redeal
     s = make(
-        "storehouse",
+        "storehouse:passes=2",
         "2",
         [1, 1, 1, 1],
         reserve="9D",
@@ -497,10 +497,51 @@ def test_blocked_cycle_not_through_the_start():
     assert ref_status(s) == "blocked"
 
 
+def _shuffle_position(profile: str, foundations: list[int], reserve: str) -> RefState:
+    """Base A; 3C may go from T1 onto 4D (T4) and back, 3D from T2 onto 4S (T3)
+    and back; the 2s are in the reserve or buried under draw 3."""
+    return make(
+        profile,
+        "A",
+        foundations,
+        reserve=reserve,
+        columns=(
+            "KS QH JC TD 9S 8H 7C 6D 5S 4H 3C",
+            "KH QC JD TS 9H 8C 7D 6S 5H 4C 3D",
+            "KD QS JH TC 9D 8S 7H 6C 5D 4S",
+            "4D",
+        ),
+        stock="2S 5C KC 8D QD 6H TH 7S JS",
+    )
+
+
+def test_blocked_when_only_column_shuffles_remain():
+    s = _shuffle_position("strict", [1, 1, 1, 1], "2C 2D 2H 3H 3S 9C")
+    assert ref_legal_moves(s) == {"T1>T4", "T2>T3", "draw"}
+    assert ref_status(s) == "blocked"
+
+
+def test_playing_when_a_shuffle_uncovers_a_foundation_card():
+    # with 2H and 3H banked, moving 3C off 4H lets 4H go home
+    s = _shuffle_position("strict", [1, 1, 3, 1], "2C 2D 3S 9C")
+    assert not any(m.endswith(">F") for m in ref_legal_moves(s))
+    assert ref_status(s) == "playing"
+
+
+def test_playing_when_a_shuffle_pulls_a_reserve_card():
+    # moving T4's lone 4D would empty it, but no black 5 is a top; with 3C
+    # alone in T4 (and 4D in the reserve) 3C onto 4H empties T4: the reserve fills it
+    s = _shuffle_position("strict", [1, 1, 1, 1], "2C 2D 2H 3H 3S 4D 9C")
+    s.columns[0].pop()  # 3C
+    s.columns[3] = C("3C")
+    assert "T4>T1" in ref_legal_moves(s)
+    assert ref_status(s) == "playing"
+
+
 def test_blocked_when_redeals_are_used_up():
     def pos(redeals: int) -> RefState:
         return make(
-            "storehouse",
+            "storehouse:passes=2",
             "2",
             [1, 1, 1, 1],
             reserve="9D",

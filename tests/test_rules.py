@@ -665,23 +665,27 @@ def test_rainbow_one_pass_refuses_the_redeal():
         pos.apply("redeal")
 
 
-def test_storehouse_two_passes():
+@pytest.mark.parametrize("profile, passes", [("storehouse", 3), ("storehouse:passes=2", 2)])
+def test_storehouse_passes(profile, passes):
+    """The preset gives three passes (docs/rules.md section 3); ``passes=2`` two."""
     pos = hand(
-        "storehouse",
+        profile,
         base="2",
         columns=["QS", "KC", "KD", "KH"],
         stock="4C 9D JH",
         foundations=[None, None, None, 0],
         rest="stock",
     )
-    assert "pass         1 of 2" in pos.show()
+    assert f"pass         1 of {passes}" in pos.show()
+    for used in range(1, passes):
+        pos = _to_end_of_stock(pos)
+        assert "redeal" in moves(pos)
+        pos = pos.apply("redeal")
+        assert pos.redeals() == used
     pos = _to_end_of_stock(pos)
-    assert "redeal" in moves(pos)
-    pos = _to_end_of_stock(pos.apply("redeal"))
-    assert pos.redeals() == 1
-    assert "pass         2 of 2" in pos.show()
+    assert f"pass         {passes} of {passes}" in pos.show()
     assert "redeal" not in moves(pos)
-    with pytest.raises(IllegalMove, match="passes=2"):
+    with pytest.raises(IllegalMove, match=f"passes={passes}"):
         pos.apply("redeal")
 
 
@@ -703,7 +707,7 @@ def test_storehouse_layout():
     assert pos.reserve() == rest[:13]
     assert pos.columns() == [[c] for c in rest[13:17]]
     assert pos.stock() == rest[17:] and len(pos.stock()) == 31
-    assert pos.profile.draw == 1 and pos.profile.passes == 2
+    assert pos.profile.draw == 1 and pos.profile.passes == 3
 
 
 def test_selective_layout():
@@ -789,6 +793,83 @@ def test_blocked_with_no_stock_left():
     assert pos.stock() == [] and pos.waste()
     assert sorted(moves(pos)) == ["redeal"]
     assert pos.status() == "blocked"
+
+
+# Columns where a black 3 and a red 3 can only change places between columns:
+# 3C may go from T1 onto 4D (T4) and back, 3D from T2 onto 4S (T3) and back.
+SHUFFLE_COLS = [
+    "KS QH JC TD 9S 8H 7C 6D 5S 4H 3C",
+    "KH QC JD TS 9H 8C 7D 6S 5H 4C 3D",
+    "KD QS JH TC 9D 8S 7H 6C 5D 4S",
+    "4D",
+]
+
+
+def test_blocked_when_only_column_shuffles_remain():
+    """Section 4: moves between columns alone do not advance play."""
+    pos = hand(
+        "strict", columns=SHUFFLE_COLS, reserve="2C 2D 2H 3H 3S 9C", stock="2S", rest="stock"
+    )
+    # card moves exist, but each only moves a 3 to the other red (black) 4
+    assert sorted(moves(pos)) == ["T1>T4", "T2>T3", "draw"]
+    assert pos.status() == "blocked" and pos.is_blocked()
+    # and the shuffled layouts are blocked as well
+    assert pos.apply("T1>T4").apply("T2>T3").status() == "blocked"
+
+
+def test_not_blocked_when_a_shuffle_uncovers_a_foundation_card():
+    """Section 4: blocked only if no sequence of column moves reaches a move
+    that advances play. Moving 3C off 4H lets 4H go to its foundation."""
+    pos = hand(
+        "strict",
+        columns=SHUFFLE_COLS,
+        reserve="2C 2D 3S 9C",
+        stock="2S",
+        foundations=[1, 1, 3, 1],
+        rest="stock",
+    )
+    assert not any(m.endswith(">F") for m in moves(pos))
+    assert pos.status() == "playing"
+    assert "T1>F" in moves(pos.apply("T1>T4"))
+
+
+def test_not_blocked_when_a_shuffle_takes_a_reserve_card():
+    """Emptying a column pulls the reserve top into it: that advances play."""
+    cols = ["KS QH JC TD 9S 8H 7C 6D 5S 4H", *SHUFFLE_COLS[1:3], "3C"]
+    pos = hand("strict", columns=cols, reserve="2C 2D 2H 3H 3S 4D 9C", stock="2S", rest="stock")
+    # 3C onto 4H empties T4, and the reserve's 9C fills it
+    assert sorted(moves(pos)) == ["T2>T3", "T4>T1", "draw"]
+    assert pos.apply("T4>T1").reserve()[-1] == card("4D")
+    assert pos.status() == "playing"
+    # the same shuffle with the 3C on 4D in T4 leaves T4 non-empty: blocked
+    kept = hand(
+        "strict",
+        columns=cols[:3] + ["4D 3C"],
+        reserve="2C 2D 2H 3H 3S 9C",
+        stock="2S",
+        rest="stock",
+    )
+    assert "T4>T1" in moves(kept) and kept.status() == "blocked"
+
+
+def test_worry_take_back_and_bank_again_does_not_advance():
+    """Section 4 under worry: a card taken back from a foundation is a column
+    move, and banking it again does not bring the foundations above their
+    count when the exploration began."""
+    pos = hand(
+        "strict:worry=yes",
+        columns=SHUFFLE_COLS,
+        reserve="AC AS 2C 2D 3H 3S 9C",  # no black ace to go on 2H
+        stock="2S",
+        foundations=[0, 1, 2, 0],
+        rest="stock",
+    )
+    assert "FH>T1" in moves(pos)
+    back = pos.apply("FH>T1")
+    assert "T1>F" in moves(back)
+    assert pos.status() == "blocked"
+    # from ``back`` the count to beat is one lower: banking 2H advances there
+    assert back.status() == "playing"
 
 
 def test_a_new_attempt_replays_the_identical_deal():

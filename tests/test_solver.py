@@ -15,6 +15,7 @@ from reference_rules import (
     ref_apply,
     ref_banked,
     ref_from_snapshot,
+    ref_key,
     ref_legal_moves,
 )
 
@@ -45,28 +46,17 @@ def _ref_state(pos: Position) -> RefState:
     return ref_from_snapshot(pos.profile, pos.snapshot())
 
 
-def _ref_key(st: RefState) -> tuple:
-    return (
-        tuple(st.foundations),
-        len(st.reserve),
-        tuple(tuple(c) for c in st.columns),
-        tuple(st.stock),
-        tuple(st.waste),
-        st.redeals if st.profile.passes else 0,
-    )
-
-
 def brute_force(pos: Position, cap: int = 60_000) -> tuple[str, int] | None:
     """``('won'|'lost', most banked)`` over every atomic line; None past ``cap``."""
     start = _ref_state(pos)
-    seen = {_ref_key(start)}
+    seen = {ref_key(start)}
     todo = [start]
     best = ref_banked(start)
     while todo:
         st = todo.pop()
         for mv in ref_legal_moves(st):
             nxt = ref_apply(st, mv)
-            k = _ref_key(nxt)
+            k = ref_key(nxt)
             if k in seen:
                 continue
             seen.add(k)

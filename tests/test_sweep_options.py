@@ -79,9 +79,9 @@ def test_unwritable_out_is_one_line(tmp_path):
 
 
 def test_profiles_repeat_and_semicolons():
-    want = ["storehouse:passes=3,space=any", "strict", "cardgames:worry=no"]
-    assert split_profiles(["storehouse:passes=3,space=any", "strict;cardgames:worry=no"]) == want
-    assert split_profiles("storehouse:passes=3,space=any;strict,cardgames:worry=no") == want
+    want = ["storehouse:passes=2,space=any", "strict", "cardgames:worry=no"]
+    assert split_profiles(["storehouse:passes=2,space=any", "strict;cardgames:worry=no"]) == want
+    assert split_profiles("storehouse:passes=2,space=any;strict,cardgames:worry=no") == want
     # an option list never continues across ';'
     with pytest.raises(Exception, match="unknown profile"):
         split_profiles("strict;draw=1")
@@ -90,12 +90,12 @@ def test_profiles_repeat_and_semicolons():
 def test_short_p_repeated_on_the_command_line(tmp_path):
     out = tmp_path / "run"
     res = sweep(
-        "-p", "storehouse:passes=3,space=any", "-p", "strict", "--player", "greedy",
+        "-p", "storehouse:passes=2,space=any", "-p", "strict", "--player", "greedy",
         "--deals", "0:2", "--workers", "1", "--out", str(out),
     )  # fmt: skip
     assert res.exit_code == 0, res.output
     meta = json.loads((out / "run.json").read_text())
-    assert meta["profiles"] == ["storehouse:passes=3,space=any", "strict"]
+    assert meta["profiles"] == ["storehouse:passes=2,space=any", "strict"]
     assert len(load_run(out)) == 4
 
 

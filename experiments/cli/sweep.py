@@ -33,7 +33,7 @@ from canfield.solver.search import STRATEGIES
     default=("strict",),
     show_default=True,
     help="Profiles, separated by commas or ';', e.g. strict,hevagames. Repeat -p for "
-    'profiles with several overrides: -p "storehouse:passes=3,space=any" -p strict.',
+    'profiles with several overrides: -p "storehouse:passes=2,space=any" -p strict.',
 )
 @click.option("--deals", required=True, help="Deal range A:B (B excluded), e.g. 0:10000.")
 @click.option(
