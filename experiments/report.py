@@ -522,7 +522,7 @@ def paired_display(p: pd.DataFrame) -> pd.DataFrame:
             "McNemar exact p": [_pvalue(x) for x in p["mcnemar_exact_p"]],
             "chi2 (cc)": [_fmt(x, 2) for x in p["mcnemar_chi2"]],
             "chi2 p": [_pvalue(x) for x in p["mcnemar_chi2_p"]],
-            "banked A-B [95%]": _ivals(
+            "banked A-B, all common deals (unknown: lower bound) [95%]": _ivals(
                 p, "banked_diff_mean", "banked_diff_lo", "banked_diff_hi", 2
             ),
         }
@@ -578,7 +578,9 @@ def gap_display(g: pd.DataFrame) -> pd.DataFrame:
             "player win %": [_fmt(x) for x in g["player_win_pct"]],
             "gap, points [95% paired]": _ivals(g, "gap_pct", "gap_lo", "gap_hi"),
             "McNemar exact p": [_pvalue(x) for x in g["mcnemar_exact_p"]],
-            "banked gap [95%]": _ivals(g, "banked_gap_mean", "banked_gap_lo", "banked_gap_hi", 2),
+            "banked gap, solver - player, on the compared deals [95%]": _ivals(
+                g, "banked_gap_mean", "banked_gap_lo", "banked_gap_hi", 2
+            ),
         }
     )
 

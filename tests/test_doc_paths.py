@@ -35,7 +35,15 @@ FILE_SUFFIXES = (
 )
 
 #: What the documented commands make in a run folder, not files in the repository.
-MADE_BY_COMMANDS = ("results/runs/", "run.json", "parts/", "report.md", "report/", "plots/")
+MADE_BY_COMMANDS = (
+    "results/runs/",
+    "run.json",
+    "parts/",
+    "report.md",
+    "report/",
+    "plots/",
+    "RUN/",
+)
 
 _FENCE = re.compile(r"^```.*?^```", re.S | re.M)
 _INLINE = re.compile(r"`([^`\n]+)`")

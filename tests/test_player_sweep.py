@@ -13,7 +13,13 @@ from click.testing import CliRunner
 
 from canfield.experiments.cli.sweep import sweep_cmd
 from canfield.experiments.players import PimcPlayer, RandomPlayer
-from canfield.experiments.report import build_report, gap_table, load_runs, players_table
+from canfield.experiments.report import (
+    build_report,
+    gap_display,
+    gap_table,
+    load_runs,
+    players_table,
+)
 from canfield.experiments.stats import Z95, wilson
 from canfield.experiments.sweep.rows import blind_player
 from canfield.experiments.sweep.runner import run_sweep
@@ -292,6 +298,24 @@ def test_players_table_by_hand(two_runs):
     assert p["banked_mean"] == pytest.approx((4 * 52 + 6 * 10) / 10)
     assert (s["cleared_reserve"], p["cleared_reserve"]) == (6, 5)
     assert p["cleared_lo"] == pytest.approx(100 * wilson(5, 10)[0])
+
+
+def test_the_two_banked_differences_say_which_deals_they_cover(two_runs):
+    """The paired table's banked difference covers every common deal (an
+    unknown at its lower bound); the gap's covers only the compared deals.
+    Both appear for the same pair, with different values, so their labels
+    must tell them apart."""
+    rep = build_report(two_runs)
+    paired = [c for c in rep.sections()[1][1].columns if c.startswith("banked")]
+    gap = [c for c in gap_display(rep.gap).columns if c.startswith("banked")]
+    assert paired == ["banked A-B, all common deals (unknown: lower bound) [95%]"]
+    assert gap == ["banked gap, solver - player, on the compared deals [95%]"]
+    g = rep.gap.iloc[0]
+    p = rep.paired.iloc[0]
+    # same pair (strict solver against greedy), different deal sets, different figures
+    assert {p["a"], p["b"]} == {"strict/solver", "strict/greedy"}
+    assert (p["common_deals"], g["compared"]) == (10, 8)
+    assert abs(p["banked_diff_mean"]) != pytest.approx(g["banked_gap_mean"])
 
 
 def test_report_shows_players_and_gap(two_runs, tmp_path):
