@@ -105,7 +105,7 @@ PROFILES = [
     "hevagames:wrap=base",
     "cardgames:wrap=base",
     "strict:draw=1,passes=1",
-    "storehouse:passes=3",
+    "storehouse:passes=2",
     "storehouse:build=rank",
     "superior:moves=any,space=any",
 ]

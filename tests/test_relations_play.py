@@ -34,7 +34,7 @@ PAIRS = [
     ("strict:passes=2", "strict:passes=3"),  # passes, both limited
     ("strict:passes=2", "strict"),  # passes, limited to unlimited
     ("strict:draw=1,passes=1", "rainbow"),  # build: alt to rank
-    ("storehouse", "storehouse:build=rank,passes=3"),  # build: suit to rank; passes
+    ("storehouse:passes=2", "storehouse:build=rank"),  # build: suit to rank; passes 2 to 3
     ("superior", "superior:moves=any,worry=yes"),  # fill=free: moves + worry
 ]
 #: Pairs whose random play never banks a base-rank card (while it has another
