@@ -10,6 +10,9 @@ its traceback.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 import click
@@ -77,3 +80,25 @@ def fail(message: str, code: int = USAGE_EXIT) -> NoReturn:
         Exit code: :data:`USAGE_EXIT` for bad input, 1 for a run that failed.
     """
     raise UserError(message, code)
+
+
+@contextmanager
+def run_folder_errors(folder: object, failed: str) -> Iterator[None]:
+    """How a resumable run (sweep, escalation) ends when it cannot finish.
+
+    A bad run folder or argument is one ``error:`` line (exit 2); a solve
+    that crashed is one line, ``failed`` followed by the cause (exit 1);
+    Ctrl-C outside the run's own loop says the same command resumes it
+    (exit 130), since every finished part is already on disk.
+    """
+    from canfield.experiments.sweep.errors import SolveFailed, SweepError
+
+    try:
+        yield
+    except SweepError as exc:
+        fail(str(exc))
+    except SolveFailed as exc:
+        fail(f"{failed}: {exc}", code=1)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: {folder} (the same command resumes it)", err=True)
+        sys.exit(130)

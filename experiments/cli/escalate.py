@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from canfield.experiments.cli.errors import fail
+from canfield.experiments.cli.errors import fail, run_folder_errors
 
 
 @click.command("escalate")
@@ -80,14 +80,13 @@ def escalate_cmd(
     subsample, the estimated true win share with its 95% interval.
     """
     # the solver's modules load numba: only once the command runs
-    from canfield.experiments.sweep.errors import SolveFailed, SweepError
     from canfield.experiments.sweep.escalation import run_escalation
 
     if subsample is not None and seed is None:
         fail("--subsample needs --seed (the draw must be reproducible)")
     if subsample is None and seed is not None:
         fail("--seed is the seed of --subsample")
-    try:
+    with run_folder_errors(run, "solver failed, finished attempts are kept"):
         summary = run_escalation(
             run,
             ladder=ladder,
@@ -101,13 +100,6 @@ def escalate_cmd(
             progress=not no_progress,
             say=lambda note: click.echo(note, err=True),
         )
-    except SweepError as exc:
-        fail(str(exc))
-    except SolveFailed as exc:
-        fail(f"solver failed, finished attempts are kept: {exc}", code=1)
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: {run} (the same command resumes it)", err=True)
-        sys.exit(130)
     for stage in summary.stages:
         click.echo(
             f"{stage.label}: {stage.done_before + stage.written}/{stage.rows} rows "

@@ -11,14 +11,12 @@ import sys
 
 import click
 
-from canfield.experiments.cli.errors import fail
+from canfield.experiments.cli.errors import run_folder_errors
 from canfield.experiments.sweep import (
     DEFAULT_PIMC_K,
     DEFAULT_PIMC_NODES,
     PLAYERS,
     RunFolder,
-    SolveFailed,
-    SweepError,
     make_spec,
     run_sweep,
 )
@@ -141,7 +139,7 @@ def sweep_cmd(
     out on a resume (--memory, --prune, --probes, --strategy) take the values
     the run folder recorded.
     """
-    try:
+    with run_folder_errors(out, f"{player} failed, finished parts are kept"):
         spec = make_spec(
             profiles,
             deals,
@@ -166,15 +164,6 @@ def sweep_cmd(
             progress=not no_progress,
             say=lambda note: click.echo(note, err=True),
         )
-    except SweepError as exc:
-        fail(str(exc))
-    except SolveFailed as exc:
-        fail(f"{player} failed, finished parts are kept: {exc}", code=1)
-    except KeyboardInterrupt:
-        # outside the sweep's own loop (setting up or closing the folder): every
-        # finished part is on disk, so say so in the sweep's own words
-        click.echo(f"interrupted: {out} (the same command resumes it)", err=True)
-        sys.exit(130)
     rate = summary.rows_written / summary.seconds * 60 if summary.seconds > 0 else 0.0
     state = (
         "interrupted" if summary.interrupted else ("complete" if summary.complete else "incomplete")
