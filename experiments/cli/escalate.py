@@ -14,6 +14,7 @@ import sys
 import click
 
 from canfield.experiments.cli.errors import fail, run_folder_errors
+from canfield.experiments.cli.pool import pool_options
 
 
 @click.command("escalate")
@@ -41,15 +42,7 @@ from canfield.experiments.cli.errors import fail, run_folder_errors
     help="Transposition-table size per solve of this call's new rungs and subsample, "
     "e.g. 4GB [default: 1GiB, or what the run folder recorded].",
 )
-@click.option(
-    "--workers", type=int, default=None, help="Local worker processes [default: all cores]."
-)
-@click.option(
-    "--scheduler",
-    default=None,
-    metavar="tcp://HOST:PORT",
-    help="Run on this dask.distributed scheduler instead of local processes (not with --workers).",
-)
+@pool_options
 @click.option(
     "--batch",
     "batch_size",

@@ -12,6 +12,7 @@ import sys
 import click
 
 from canfield.experiments.cli.errors import run_folder_errors
+from canfield.experiments.cli.pool import pool_options
 from canfield.experiments.sweep import (
     DEFAULT_PIMC_K,
     DEFAULT_PIMC_NODES,
@@ -88,15 +89,7 @@ from canfield.solver.search import STRATEGIES
     default=None,
     help=f"pimc: node budget per sample, deterministic [default: {DEFAULT_PIMC_NODES}].",
 )
-@click.option(
-    "--workers", type=int, default=None, help="Local worker processes [default: all cores]."
-)
-@click.option(
-    "--scheduler",
-    default=None,
-    metavar="tcp://HOST:PORT",
-    help="Run on this dask.distributed scheduler instead of local processes (not with --workers).",
-)
+@pool_options
 @click.option(
     "--batch",
     "batch_size",
