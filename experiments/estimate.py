@@ -27,8 +27,17 @@ worst (lost; the cards banked on the best line found) and at their best (won;
 52 cards, or a proven upper bound), and the union of the two intervals is the
 conservative answer. Without a subsample only the bounds are given.
 
-Pure numpy: :func:`two_phase_moments` takes arrays and is vectorised, so
-simulations run thousands of studies at once.
+A third phase (``canfield escalate --residue``) draws a simple random
+sub-subsample of ``l`` of the subsample's ``m_r`` residual unknowns and solves
+it with a much bigger budget: within the hard stratum the subsample is then
+itself stratified (decided at budget 2 / residual), and the hard stratum's
+mean is estimated by the same double-sampling estimator one level down
+(:func:`stratum_moments`, applied twice by :func:`three_phase_moments`). What
+stays unknown after phase 3 is carried as the two cases, as above. Without a
+third phase every figure is the two-phase one (the same code).
+
+Pure numpy: :func:`two_phase_moments` and :func:`three_phase_moments` take
+arrays and are vectorised, so simulations run thousands of studies at once.
 """
 
 from __future__ import annotations
@@ -90,6 +99,91 @@ def two_phase_moments(
     with np.errstate(divide="ignore", invalid="ignore"):
         phase2 = np.where(hard, w_k**2 * (1 / m - 1 / n_k) * s2_k, 0.0)
     return estimate, s2 / n + phase2
+
+
+def stratum_moments(
+    n_d: np.ndarray | int,
+    mean_d: np.ndarray | float,
+    s2_d: np.ndarray | float,
+    n_k: np.ndarray | int,
+    mean_k: np.ndarray | float,
+    s2_k: np.ndarray | float,
+    var_k: np.ndarray | float,
+    population: np.ndarray | float = np.inf,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One level of double sampling for stratification (docs/statistics.md, 2b).
+
+    A simple random sample of ``n = n_d + n_k`` units from a population of
+    ``population`` units (infinite: all shuffles) splits into ``n_d`` units of
+    known value and ``n_k`` hard ones, whose mean is estimated by ``mean_k``
+    with variance ``var_k`` and unit variance ``s2_k`` (from a sample inside
+    the hard units: a plain one, or another level of this).
+
+    Returns
+    -------
+    estimate, s2, variance : ndarray
+        The stratified mean ``w_d mean_d + w_k mean_k``; the estimated
+        variance of one unit's value, ``s2 = sum_h w_h s2_h + sum_h w_h
+        (mean_h - estimate)**2``; and the estimate's variance ``(1/n -
+        1/population) s2 + w_k**2 var_k``. NaN where it cannot be estimated.
+    """
+    n_d, n_k, population = (np.asarray(x, dtype=float) for x in (n_d, n_k, population))
+    mean_d, s2_d, mean_k, s2_k, var_k = (
+        np.asarray(x, dtype=float) for x in (mean_d, s2_d, mean_k, s2_k, var_k)
+    )
+    n = n_d + n_k
+    w_d, w_k = n_d / n, n_k / n
+    hard = n_k > 0
+    mean_k = np.where(hard, mean_k, 0.0)
+    s2_k = np.where(hard, s2_k, 0.0)
+    var_k = np.where(hard, var_k, 0.0)
+    s2_d = np.where(n_d >= 2, s2_d, 0.0)
+    mean_d = np.where(n_d > 0, mean_d, 0.0)
+    value = w_d * mean_d + w_k * mean_k
+    s2 = w_d * s2_d + w_k * s2_k + w_d * (mean_d - value) ** 2 + w_k * (mean_k - value) ** 2
+    return value, s2, (1 / n - 1 / population) * s2 + w_k**2 * var_k
+
+
+def three_phase_moments(
+    n_d: np.ndarray | int,
+    mean_d: np.ndarray | float,
+    s2_d: np.ndarray | float,
+    n_k: np.ndarray | int,
+    m_d: np.ndarray | int,
+    mean_2: np.ndarray | float,
+    s2_2: np.ndarray | float,
+    m_r: np.ndarray | int,
+    l_3: np.ndarray | int,
+    mean_3: np.ndarray | float,
+    s2_3: np.ndarray | float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The three-phase estimate and its estimated variance (docs/statistics.md, 2b).
+
+    Phase 1: ``n_d`` decided and ``n_k`` hard deals. Phase 2: a simple random
+    subsample of ``m_d + m_r`` hard deals, ``m_d`` decided (mean ``mean_2``,
+    variance ``s2_2``, ``ddof=1``) and ``m_r`` residual. Phase 3: a simple
+    random sample of ``l_3`` of the residual deals (``1 <= l_3 <= m_r`` when
+    ``m_r > 0``), mean ``mean_3`` and variance ``s2_3``.
+
+    Returns
+    -------
+    estimate, variance : ndarray
+        ``variance = s2/n + w_k**2 [(1/m - 1/n_k) s2_K + r**2 (1/l - 1/m_r) s2_3]``
+        with ``r = m_r/m`` and ``s2_K`` the hard stratum's unit variance
+        estimated from the two inner strata. NaN when a sample of one deal
+        leaves a variance unknown.
+    """
+    m_r, l_3 = np.asarray(m_r, dtype=float), np.asarray(l_3, dtype=float)
+    s2_3 = np.where(l_3 >= 2, np.asarray(s2_3, dtype=float), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        leaf = (1 / l_3 - 1 / m_r) * s2_3
+    mean_k, s2_k, var_k = stratum_moments(m_d, mean_2, s2_2, m_r, mean_3, s2_3, leaf, n_k)
+    m = np.asarray(m_d, dtype=float) + m_r
+    # one subsample deal: its unit variance (hence the phase-2 term) is unknown
+    s2_k = np.where(m >= 2, s2_k, np.nan)
+    var_k = np.where(m >= 2, var_k, np.nan)
+    value, _, var = stratum_moments(n_d, mean_d, s2_d, n_k, mean_k, s2_k, var_k)
+    return value, var
 
 
 @dataclass(frozen=True)
@@ -160,9 +254,66 @@ def estimate(
     return Estimate(float(value), float(value - z * se), float(value + z * se), se)
 
 
+def estimate3(
+    decided: np.ndarray,
+    n_hard: int,
+    sub_decided: np.ndarray,
+    n_residual: int,
+    residue: np.ndarray,
+    conf: float = 0.95,
+) -> Estimate:
+    """The three-phase estimate of the mean value over all deals, with its interval.
+
+    Parameters
+    ----------
+    decided : array
+        The values of the deals phase 1 decided.
+    n_hard : int
+        How many deals phase 1 left unknown.
+    sub_decided : array
+        The values of the subsample deals phase 2 decided.
+    n_residual : int
+        How many subsample deals phase 2 left unknown (its residue).
+    residue : array
+        The values of the phase-3 sample of the residue.
+    conf : float
+        Confidence of the interval.
+
+    Raises
+    ------
+    ValueError
+        If a sample is larger than what it is drawn from, or empty while there
+        is something to draw from.
+    """
+    decided, sub_decided, residue = (
+        np.asarray(x, dtype=float) for x in (decided, sub_decided, residue)
+    )
+    m, l_3 = len(sub_decided) + n_residual, len(residue)
+    if m > n_hard or m == 0:
+        raise ValueError(f"a subsample of {m} from a hard stratum of {n_hard} deals")
+    if l_3 > n_residual or (n_residual > 0 and l_3 == 0):
+        raise ValueError(f"a residue sample of {l_3} from a residue of {n_residual} deals")
+    value, var = three_phase_moments(
+        len(decided),
+        decided.mean() if len(decided) else 0.0,
+        decided.var(ddof=1) if len(decided) >= 2 else 0.0,
+        n_hard,
+        len(sub_decided),
+        sub_decided.mean() if len(sub_decided) else 0.0,
+        sub_decided.var(ddof=1) if len(sub_decided) >= 2 else 0.0,
+        n_residual,
+        l_3,
+        residue.mean() if l_3 else 0.0,
+        residue.var(ddof=1) if l_3 >= 2 else np.nan,
+    )
+    se = float(np.sqrt(var))
+    z = normal_quantile(0.5 + conf / 2)
+    return Estimate(float(value), float(value - z * se), float(value + z * se), se)
+
+
 @dataclass(frozen=True)
 class TwoPhase:
-    """What the estimator says of one quantity for one profile.
+    """What the estimator says of one quantity for one profile (two or three phases).
 
     Attributes
     ----------
@@ -173,7 +324,8 @@ class TwoPhase:
     subsample : int
         Hard deals drawn into the subsample and solved (0: no subsample).
     residual : int
-        Subsample deals still unknown after the big budget.
+        Deals of the last phase's sample still unknown after its budget: the
+        subsample's (two phases) or the residue sample's (three phases).
     bounds : (float, float)
         The value over the range's deals with every deal still unknown at its
         worst and at its best: bounds, not an interval.
@@ -181,6 +333,10 @@ class TwoPhase:
         The estimate over all deals with residual unknowns at their worst and
         at their best (equal when there are none); None without a subsample
         while hard deals exist.
+    subsample_residual : int
+        Subsample deals still unknown after phase 2 (the residue phase 3 draws from).
+    residue_sample : int
+        Residue deals drawn into phase 3 and solved (0: two phases).
     """
 
     deals: int
@@ -191,6 +347,13 @@ class TwoPhase:
     bounds: tuple[float, float]
     low_case: Estimate | None
     high_case: Estimate | None
+    subsample_residual: int = 0
+    residue_sample: int = 0
+
+    @property
+    def phases(self) -> int:
+        """1 (no hard deal), 2 or 3: the phases the estimate used."""
+        return 3 if self.residue_sample else 2 if self.hard else 1
 
     @property
     def union(self) -> tuple[float, float] | None:
@@ -200,28 +363,71 @@ class TwoPhase:
         return self.low_case.low, self.high_case.high
 
 
+@dataclass(frozen=True)
+class Values:
+    """The values of one stratum or sample in the worst and the best case of
+    its deals still unknown (equal arrays when every value is known)."""
+
+    low: np.ndarray
+    high: np.ndarray
+
+    @classmethod
+    def of(cls, low: np.ndarray, high: np.ndarray, mask: np.ndarray) -> Values:
+        return cls(np.asarray(low, float)[mask], np.asarray(high, float)[mask])
+
+    def __len__(self) -> int:
+        return len(self.low)
+
+
 def two_phase(
-    decided_values: np.ndarray,
+    decided: Values,
     n_hard: int,
-    sub_low: np.ndarray,
-    sub_high: np.ndarray,
+    sub: Values,
     bounds: tuple[float, float],
     residual: int,
     conf: float = 0.95,
+    residue: tuple[int, Values] | None = None,
 ) -> TwoPhase:
-    """:class:`TwoPhase` from the decided values and the subsample's values in
-    the worst and the best case of its residual unknowns.
+    """:class:`TwoPhase` from the values of the decided deals and of the subsample.
 
-    ``sub_low`` empty while ``n_hard > 0`` means no subsample: no estimate.
+    ``sub`` empty while ``n_hard > 0`` means no subsample: no estimate. With
+    ``residue = (n_residual, sample)`` (phase 3), ``sub`` holds the subsample
+    deals phase 2 decided and ``sample`` the residue sample's values.
     """
-    n_d = len(decided_values)
-    m = len(sub_low)
+    n_d, m = len(decided), len(sub)
+    if residue is not None and len(residue[1]):
+        n_res, third = residue
+        low = estimate3(decided.low, n_hard, sub.low, n_res, third.low, conf)
+        high = estimate3(decided.high, n_hard, sub.high, n_res, third.high, conf)
+        return TwoPhase(
+            n_d + n_hard, n_d, n_hard, m + n_res, residual, bounds, low, high, n_res, len(third)
+        )
     if n_hard > 0 and m == 0:
         low = high = None
     else:
-        low = estimate(decided_values, n_hard, sub_low, conf)
-        high = estimate(decided_values, n_hard, sub_high, conf)
-    return TwoPhase(n_d + n_hard, n_d, n_hard, m, residual, bounds, low, high)
+        low = estimate(decided.low, n_hard, sub.low, conf)
+        high = estimate(decided.high, n_hard, sub.high, conf)
+    return TwoPhase(n_d + n_hard, n_d, n_hard, m, residual, bounds, low, high, residual)
+
+
+def _phases(
+    phase1: np.ndarray,
+    phase2: np.ndarray | None,
+    final: np.ndarray,
+    subsampled: np.ndarray,
+    residue: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Masks: the hard stratum, the subsample's values in the estimate, and with
+    a third phase the subsample's residue and the residue sample (else None)."""
+    hard = phase1 == "unknown"
+    sub = np.asarray(subsampled, dtype=bool) & hard
+    if residue is None or phase2 is None:
+        return hard, sub, None, None
+    left = sub & (np.asarray(phase2) == "unknown")
+    third = np.asarray(residue, dtype=bool) & left
+    if not third.any():
+        return hard, sub, None, None
+    return hard, sub & ~left, left, third
 
 
 def win_share(
@@ -229,6 +435,8 @@ def win_share(
     final: np.ndarray,
     subsampled: np.ndarray,
     conf: float = 0.95,
+    phase2: np.ndarray | None = None,
+    residue: np.ndarray | None = None,
 ) -> TwoPhase:
     """The share of all deals won (see the module doc).
 
@@ -238,27 +446,32 @@ def win_share(
         Each deal's result after the sweep and the ladder: ``won``, ``lost``
         or ``unknown`` (the hard stratum).
     final : array of str
-        Each deal's result after the subsample too.
+        Each deal's result after every phase.
     subsampled : array of bool
         The hard deals of the subsample whose big solve is done.
     conf : float
         Confidence of the intervals.
+    phase2 : array of str, optional
+        Each deal's result after the subsample (phase 2); needed with ``residue``.
+    residue : array of bool, optional
+        The subsample's residual deals of the phase-3 sample whose solve is
+        done. None (or none set): the two-phase estimate.
     """
     phase1, final = np.asarray(phase1), np.asarray(final)
-    subsampled = np.asarray(subsampled, dtype=bool)
-    hard = phase1 == "unknown"
-    sub = final[subsampled & hard]
+    hard, sub, left, third = _phases(phase1, phase2, final, subsampled, residue)
     won_final, unknown_final = (final == "won").sum(), (final == "unknown").sum()
     n = len(final)
     bounds = (won_final / n, (won_final + unknown_final) / n) if n else (np.nan, np.nan)
+    low, high = (final == "won").astype(float), (final != "lost").astype(float)
+    last = sub if third is None else third
     return two_phase(
-        (phase1[~hard] == "won").astype(float),
+        Values.of(low, high, ~hard),
         int(hard.sum()),
-        (sub == "won").astype(float),
-        (sub != "lost").astype(float),
+        Values.of(low, high, sub),
         bounds,
-        int((sub == "unknown").sum()),
+        int((final[last] == "unknown").sum()),
         conf,
+        None if third is None else (int(left.sum()), Values.of(low, high, third)),
     )
 
 
@@ -269,32 +482,38 @@ def mean_banked(
     subsampled: np.ndarray,
     upper: np.ndarray | None = None,
     conf: float = 0.95,
+    phase2: np.ndarray | None = None,
+    residue: np.ndarray | None = None,
 ) -> TwoPhase:
     """The mean number of cards banked over all deals (see the module doc).
 
     ``banked`` is exact on a decided deal and, on a deal still unknown, the
-    most banked on any line found (its worst case); its best case is
-    ``upper`` (a proven upper bound) when given, else :data:`ALL_CARDS`.
-    Other arguments as for :func:`win_share`.
+    most banked on any line found (its worst case). ``upper`` (a proven
+    upper bound of every deal's banked) is its best case where given, else
+    :data:`ALL_CARDS` on a deal still unknown; a decided deal's ``upper``
+    equals its ``banked`` except where the verdict came from a related
+    profile (docs/relations.md: a settled loss bounds banked from above
+    only). Other arguments as for :func:`win_share`.
     """
     phase1, final = np.asarray(phase1), np.asarray(final)
     banked = np.asarray(banked, dtype=float)
-    subsampled = np.asarray(subsampled, dtype=bool)
-    best = np.full(len(banked), float(ALL_CARDS)) if upper is None else np.asarray(upper, float)
+    hard, sub, left, third = _phases(phase1, phase2, final, subsampled, residue)
     unknown = final == "unknown"
-    high_values = np.where(unknown, best, banked)
-    hard = phase1 == "unknown"
-    picked = subsampled & hard
+    if upper is None:
+        high_values = np.where(unknown, float(ALL_CARDS), banked)
+    else:
+        high_values = np.asarray(upper, dtype=float)
     n = len(final)
     bounds = (banked.mean(), high_values.mean()) if n else (np.nan, np.nan)
+    last = sub if third is None else third
     return two_phase(
-        banked[~hard],
+        Values.of(banked, high_values, ~hard),
         int(hard.sum()),
-        banked[picked],
-        high_values[picked],
+        Values.of(banked, high_values, sub),
         bounds,
-        int((unknown & picked).sum()),
+        int((unknown & last).sum()),
         conf,
+        None if third is None else (int(left.sum()), Values.of(banked, high_values, third)),
     )
 
 
@@ -302,8 +521,12 @@ __all__ = [
     "ALL_CARDS",
     "Estimate",
     "TwoPhase",
+    "Values",
     "estimate",
+    "estimate3",
     "mean_banked",
+    "stratum_moments",
+    "three_phase_moments",
     "two_phase",
     "two_phase_moments",
     "win_share",
