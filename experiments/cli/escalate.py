@@ -1,5 +1,6 @@
-"""``canfield escalate``: solve a sweep's unknown rows again, rung by rung, and
-a seeded subsample of what stays unknown (:mod:`canfield.experiments.sweep.escalation`).
+"""``canfield escalate``: solve a sweep's unknown rows again, rung by rung, a
+seeded subsample of what stays unknown, and a seeded sample of the subsample's
+residue (:mod:`canfield.experiments.sweep.escalation`).
 
 Bad input (not a run folder, a player's run, bad ladder text, a rung not
 larger than the one before, a contradiction with the recorded escalation)
@@ -33,9 +34,26 @@ from canfield.experiments.cli.pool import pool_options
     help="Then solve this many rows per profile, drawn at random from the rows still "
     "unknown after the ladder (needs --seed and --nodes or --budget).",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the subsample's draw.")
-@click.option("--nodes", default=None, help="Node budget of the subsample, e.g. 50M.")
-@click.option("--budget", default=None, help="Wall-clock budget of the subsample, e.g. 120s.")
+@click.option(
+    "--residue",
+    type=int,
+    default=None,
+    help="The third phase: solve this many rows per profile, drawn at random from the "
+    "finished subsample's rows still unknown (needs --seed and --nodes or --budget; "
+    "not together with --subsample).",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the subsample's (or residue's) draw.")
+@click.option("--nodes", default=None, help="Node budget of the subsample (or residue), e.g. 50M.")
+@click.option(
+    "--budget", default=None, help="Wall-clock budget of the subsample (or residue), e.g. 120s."
+)
+@click.option(
+    "--settle",
+    is_flag=True,
+    help="Before each rung not yet begun, settle without a search the rows a related "
+    "profile's decided row of the same deal decides (docs/relations.md); recorded, so "
+    "later calls keep settling.",
+)
 @click.option(
     "--memory",
     default=None,
@@ -56,9 +74,11 @@ def escalate_cmd(
     run: str,
     ladder: str | None,
     subsample: int | None,
+    residue: int | None,
     seed: int | None,
     nodes: str | None,
     budget: str | None,
+    settle: bool,
     memory: str | None,
     workers: int | None,
     scheduler: str | None,
@@ -75,10 +95,11 @@ def escalate_cmd(
     # the solver's modules load numba: only once the command runs
     from canfield.experiments.sweep.escalation import run_escalation
 
-    if subsample is not None and seed is None:
-        fail("--subsample needs --seed (the draw must be reproducible)")
-    if subsample is None and seed is not None:
-        fail("--seed is the seed of --subsample")
+    for option, size in (("--subsample", subsample), ("--residue", residue)):
+        if size is not None and seed is None:
+            fail(f"{option} needs --seed (the draw must be reproducible)")
+    if subsample is None and residue is None and seed is not None:
+        fail("--seed is the seed of --subsample or --residue")
     with run_folder_errors(run, "solver failed, finished attempts are kept"):
         summary = run_escalation(
             run,
@@ -92,11 +113,14 @@ def escalate_cmd(
             batch_size=batch_size,
             progress=not no_progress,
             say=lambda note: click.echo(note, err=True),
+            residue=None if residue is None else (residue, seed),
+            settle=settle,
         )
     for stage in summary.stages:
+        saved = f", {stage.settled} settled by a related row: solves saved" if stage.settled else ""
         click.echo(
             f"{stage.label}: {stage.done_before + stage.written}/{stage.rows} rows "
-            f"({stage.written} new)",
+            f"({stage.written} new{saved})",
             err=True,
         )
     state = "interrupted" if summary.interrupted else "complete"

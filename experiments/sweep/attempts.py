@@ -6,9 +6,16 @@ one file per finished batch of attempts, written atomically like the sweep's
 parts (which it never rewrites). An attempt is a sweep row (:data:`.schema.SCHEMA`)
 plus
 
-- ``phase``: ``ladder`` (rung ``rung`` = 1, 2, ... of the ladder) or
-  ``subsample`` (rung 0), the second phase of :mod:`canfield.experiments.estimate`;
+- ``phase``: ``ladder`` (rung ``rung`` = 1, 2, ... of the ladder),
+  ``subsample`` (rung 0), the second phase of :mod:`canfield.experiments.estimate`,
+  or ``residue`` (rung 0), its third phase;
 - ``cpu_seconds``: CPU time of the worker process during the solve.
+
+A row *settled* from a related profile's decided row (``escalate --settle``,
+docs/relations.md) is an attempt too, made without a search: ``stop_reason``
+is ``relation:<the related profile>``, and ``nodes``, ``budget_nodes`` and
+``cpu_seconds`` are 0. (No new column: parts written before settling existed
+load as they are, and so do the new ones with older code.)
 
 :func:`merge_attempts` makes the loaded rows: one per (deal, profile), whose
 verdict columns are those of the attempt that decided it (the sweep's own row
@@ -26,6 +33,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from canfield.experiments.estimate import ALL_CARDS
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_spec import read_escalation
 from canfield.experiments.sweep.files import fsync_dir, move_aside, write_atomically
@@ -39,17 +47,27 @@ ATTEMPT_COLUMNS: tuple[str, ...] = tuple(ATTEMPT_SCHEMA.names)
 #: Attempt columns that may differ between two runs of the same attempt.
 ATTEMPT_TIMING_COLUMNS: tuple[str, ...] = (*TIMING_COLUMNS, "cpu_seconds")
 #: The phases, in the order their attempts were made.
-PHASES: tuple[str, ...] = ("ladder", "subsample")
+PHASES: tuple[str, ...] = ("ladder", "subsample", "residue")
+#: ``stop_reason`` of an attempt settled from a related profile's row (no search).
+RELATION_PREFIX = "relation:"
 #: Columns :func:`merge_attempts` adds to the loaded rows.
 ESCALATION_COLUMNS: tuple[str, ...] = (
     "attempts",  # escalation attempts made on the row (0: the sweep's row alone)
-    "decided_by",  # 'sweep', 'ladder', 'subsample', or '' while unknown
+    # 'sweep', 'ladder', 'subsample', 'residue', 'relation:<profile>' (settled
+    # from a related profile's row, no search), or '' while unknown
+    "decided_by",
     "decided_rung",  # 0 for the sweep, k for ladder rung k, -1 otherwise
     "decided_nodes",  # node budget of the solve that decided it (<NA>: none or undecided)
     "decided_seconds",  # wall-clock budget of that solve (NaN: none or undecided)
     "phase1_result",  # result after the sweep and the ladder: the estimator's stratum
     "in_subsample",  # drawn into the second phase's subsample
     "subsampled",  # its subsample attempt is done
+    "phase2_result",  # result after the subsample too: 'unknown' is the residue
+    "in_residue_sample",  # drawn into the third phase's sample of the residue
+    "residue_solved",  # its residue attempt is done
+    # a proven upper bound of banked: banked when decided by a search, the
+    # related row's banked when a related profile settled it lost, 52 while unknown
+    "banked_upper",
 )
 _PART = "part-{:05d}.parquet"
 
@@ -146,7 +164,10 @@ def _read(path: Path) -> pd.DataFrame:
 
 
 def merge_attempts(
-    rows: pd.DataFrame, attempts: pd.DataFrame, subsample: dict[str, list[int]] | None = None
+    rows: pd.DataFrame,
+    attempts: pd.DataFrame,
+    subsample: dict[str, list[int]] | None = None,
+    residue: dict[str, list[int]] | None = None,
 ) -> pd.DataFrame:
     """The sweep's ``rows`` with the ``attempts`` made on them (see the module doc).
 
@@ -156,8 +177,8 @@ def merge_attempts(
         The sweep's rows (:meth:`.store.RunFolder.load`).
     attempts : DataFrame
         The attempts (:meth:`AttemptStore.load`), in the order made.
-    subsample : dict, optional
-        Profile -> the deals drawn into the subsample.
+    subsample, residue : dict, optional
+        Profile -> the deals drawn into the subsample, and into the residue sample.
 
     Returns
     -------
@@ -176,14 +197,15 @@ def merge_attempts(
     chosen = {c: out[c].tolist() for c in rows.columns}
     extra = {c: out[c].tolist() for c in ESCALATION_COLUMNS if c in out}
     where = {key: i for i, key in enumerate(zip(out["deal"].tolist(), out["profile"], strict=True))}
-    subsampled = set()
+    done: dict[str, set] = {"subsample": set(), "residue": set()}
     for (deal, prof), group in attempts.groupby(["deal", "profile"], sort=False):
         i = where.get((int(deal), prof))
         if i is None:
             continue
         extra["attempts"][i] = len(group)
-        if (group["phase"] == "subsample").any():
-            subsampled.add((int(deal), prof))
+        for phase, keys in done.items():
+            if (group["phase"] == phase).any():
+                keys.add((int(deal), prof))
         if chosen["result"][i] != "unknown":
             continue  # decided by the sweep: later attempts (none expected) change nothing
         best_banked = chosen["banked"][i]
@@ -199,7 +221,8 @@ def merge_attempts(
         for col in rows.columns:
             chosen[col][i] = getattr(pick, col)
         if pick.result != "unknown":
-            extra["decided_by"][i] = pick.phase
+            settled = str(pick.stop_reason or "").startswith(RELATION_PREFIX)
+            extra["decided_by"][i] = pick.stop_reason if settled else pick.phase
             extra["decided_rung"][i] = int(pick.rung) if pick.phase == "ladder" else -1
             extra["decided_nodes"][i] = pick.budget_nodes
             extra["decided_seconds"][i] = pick.budget_seconds
@@ -213,11 +236,39 @@ def merge_attempts(
             out[col] = merged
     for col, values in extra.items():
         out[col] = pd.Series(values, index=out.index).astype(out[col].dtype)
-    drawn = {(int(d), p) for p, deals in (subsample or {}).items() for d in deals}
     keys = list(zip(out["deal"].astype("int64").tolist(), out["profile"], strict=True))
-    out["in_subsample"] = [k in drawn for k in keys]
-    out["subsampled"] = [k in subsampled for k in keys]
+    for col, solved, drawn in (
+        ("subsample", "subsampled", subsample),
+        ("residue_sample", "residue_solved", residue),
+    ):
+        picked = {(int(d), p) for p, deals in (drawn or {}).items() for d in deals}
+        out[f"in_{col}"] = [k in picked for k in keys]
+        out[solved] = [k in done[col.split("_")[0]] for k in keys]
+    # a row the residue sample decided was still unknown after phase 2
+    out["phase2_result"] = out["result"].where(out["decided_by"] != "residue", "unknown")
+    out["banked_upper"] = _banked_upper(out, dict(zip(keys, out["banked"].tolist(), strict=True)))
     return out
+
+
+def _banked_upper(out: pd.DataFrame, banked: dict[tuple[int, str], int]) -> list[int]:
+    """The ``banked_upper`` column (see :data:`ESCALATION_COLUMNS`): a loss
+    settled from the larger profile bounds banked by the larger's (exact) count
+    (docs/relations.md), the row's own best line being only a lower bound."""
+    upper = []
+    for deal, result, by, own in zip(
+        out["deal"].astype("int64").tolist(),
+        out["result"],
+        out["decided_by"],
+        out["banked"].tolist(),
+        strict=True,
+    ):
+        if result == "unknown":
+            upper.append(ALL_CARDS)
+        elif result == "lost" and by.startswith(RELATION_PREFIX):
+            upper.append(banked[deal, by[len(RELATION_PREFIX) :]])
+        else:
+            upper.append(int(own))
+    return upper
 
 
 def load_escalated(run: str | os.PathLike, rows: pd.DataFrame) -> pd.DataFrame:
@@ -232,5 +283,6 @@ def load_escalated(run: str | os.PathLike, rows: pd.DataFrame) -> pd.DataFrame:
     """
     spec = read_escalation(run)
     attempts = AttemptStore(run).load()
-    deals = spec.subsample.deals if spec is not None and spec.subsample is not None else None
-    return merge_attempts(rows, attempts, deals)
+    sub = spec.subsample.deals if spec is not None and spec.subsample is not None else None
+    res = spec.residue.deals if spec is not None and spec.residue is not None else None
+    return merge_attempts(rows, attempts, sub, res)

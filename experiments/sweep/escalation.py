@@ -5,7 +5,18 @@ unknown at 1M nodes (rung 1), then every row still unknown at 20M (rung 2);
 ``--subsample N --seed S --nodes 50M`` then solves a seeded simple random
 subsample of N of the rows still unknown after the whole ladder, per profile,
 with one big budget: the second phase of the estimator of
-:mod:`canfield.experiments.estimate`.
+:mod:`canfield.experiments.estimate`. ``--residue L --seed S --nodes 200M``
+then solves a seeded sample of L of the subsample's rows still unknown (its
+residue), per profile, with a much bigger budget: the third phase.
+
+``--settle`` makes every later rung first settle, without a search, the rows
+a related profile's decided row of the same deal already decides
+(:func:`canfield.experiments.relations.settled`): a win under the smaller
+profile is a win under the larger, a loss under the larger a loss under the
+smaller. Settled rows are attempts of their rung (``stop_reason``
+``relation:<profile>``, 0 nodes), so the estimator counts them decided in
+phase 1. Settling applies from the first rung not begun when it was first
+asked for (recorded in ``escalate.json``), never to the subsample or residue.
 
 The run folder records what was asked in ``escalate.json`` (the rungs with
 their budgets and table size, and the subsample: size, seed, budget, table
@@ -32,7 +43,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from canfield.experiments.sweep.attempts import AttemptStore
+from canfield.engine.version import __version__
+from canfield.experiments.relations import settled
+from canfield.experiments.sweep.attempts import RELATION_PREFIX, AttemptStore
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_spec import (
     Budget,
@@ -83,6 +96,8 @@ class Stage:
     rows: int
     done_before: int
     written: int = 0
+    #: rows of ``written`` settled from a related profile's row: solves saved
+    settled: int = 0
 
 
 @dataclass
@@ -113,6 +128,8 @@ def run_escalation(
     batch_size: int = 4,
     progress: bool = True,
     say: Callable[[str], None] | None = None,
+    residue: tuple[int, int] | None = None,
+    settle: bool = False,
 ) -> EscalationSummary:
     """Run (or resume) the escalation of the sweep in ``run`` (see the module doc).
 
@@ -127,12 +144,19 @@ def run_escalation(
     subsample : (int, int), optional
         Rows per profile and seed of the second phase.
     sub_nodes, sub_budget : str, optional
-        The subsample's budget: nodes (``'50M'``) or a time (``'120s'``), one of them.
+        The budget of the subsample (or of the residue sample): nodes
+        (``'50M'``) or a time (``'120s'``), one of them.
     memory : str, optional
         Table size of this call's new rungs and subsample (default: the
         solver's default, or what ``escalate.json`` recorded).
     workers, scheduler, batch_size, progress, say
         As for :func:`.runner.run_sweep`.
+    residue : (int, int), optional
+        Rows per profile and seed of the third phase, drawn from the finished
+        subsample's rows still unknown; not together with ``subsample``.
+    settle : bool
+        Settle rows from related profiles' rows from the first rung not yet
+        begun on (recorded: later calls keep settling).
 
     Raises
     ------
@@ -166,11 +190,21 @@ def run_escalation(
             ]
     else:
         rungs = []
-    sub = _subsample_arg(subsample, sub_nodes, sub_budget, memory_bytes, stored)
-    if not rungs and sub is None:
-        raise SweepError("nothing to do: give --ladder and/or --subsample")
+    if subsample is not None and residue is not None:
+        raise SweepError(
+            "--subsample and --residue share --seed and --nodes: give one per call "
+            "(the residue sample after the subsample is finished)"
+        )
+    if subsample is None and residue is None and (sub_nodes or sub_budget) is not None:
+        raise SweepError("--nodes and --budget are the budget of --subsample or --residue")
+    old_sub = stored.subsample if stored is not None else None
+    sub = _subsample_arg(subsample, sub_nodes, sub_budget, memory_bytes, old_sub, "--subsample")
+    old_res = stored.residue if stored is not None else None
+    res = _subsample_arg(residue, sub_nodes, sub_budget, memory_bytes, old_res, "--residue")
+    if not rungs and sub is None and res is None:
+        raise SweepError("nothing to do: give --ladder, --subsample or --residue")
     sweep_budget = Budget(sweep.budget_nodes, sweep.budget_seconds, sweep.memory)
-    spec = merged_spec(stored, rungs, sub, sweep_budget)
+    spec = merged_spec(stored, rungs, sub, sweep_budget, res)
     rows = folder.load()
     expected = len(sweep.profiles) * len(sweep.deals)
     if len(rows) < expected:
@@ -183,7 +217,16 @@ def run_escalation(
         folder.lock()
         try:
             return _run(
-                folder, spec, rows, sweep.solver_options, workers, client, batch_size, progress, say
+                folder,
+                spec,
+                rows,
+                sweep.solver_options,
+                workers,
+                client,
+                batch_size,
+                progress,
+                say,
+                settle,
             )
         finally:
             folder.unlock()
@@ -197,20 +240,19 @@ def _subsample_arg(
     sub_nodes: str | None,
     sub_budget: str | None,
     memory: int | None,
-    stored: EscalationSpec | None,
+    old: Subsample | None,
+    option: str,
 ) -> Subsample | None:
+    """The subsample (``option`` ``--subsample``) or residue sample (``--residue``) asked for."""
     if subsample is None:
-        if sub_nodes is not None or sub_budget is not None:
-            raise SweepError("--nodes and --budget are the budget of --subsample")
         return None
     size, seed = subsample
     if size <= 0:
-        raise SweepError(f"--subsample must be positive, got {size}")
+        raise SweepError(f"{option} must be positive, got {size}")
     if seed < 0:
         raise SweepError(f"--seed must be 0 or more, got {seed}")
     if (sub_nodes is None) == (sub_budget is None):
-        raise SweepError("--subsample needs one budget: --nodes (e.g. 50M) or --budget (e.g. 120s)")
-    old = stored.subsample if stored is not None else None
+        raise SweepError(f"{option} needs one budget: --nodes (e.g. 50M) or --budget (e.g. 120s)")
     if old is not None:
         memory = old.budget.memory  # a recorded subsample keeps its table
     elif memory is None:
@@ -233,6 +275,7 @@ def _run(
     batch_size: int,
     progress: bool,
     say: Callable[[str], None] | None,
+    settle: bool = False,
 ) -> EscalationSummary:
     """:func:`run_escalation` once the folder is locked."""
     t0 = time.perf_counter()
@@ -242,14 +285,27 @@ def _run(
     if say is not None:
         for path in summary.set_aside:
             say(f"note: set aside the torn attempts part {path}; its attempts are made again")
-    write_escalation(folder.path, spec)
     attempts = store.load()
+    if spec.residue is not None and spec.residue.deals is None:
+        _check_subsample_finished(spec, attempts)
+    if settle and spec.settle_from is None:
+        begun = set(attempts.loc[attempts["phase"] == "ladder", "rung"].astype(int))
+        first = next(k for k in range(1, len(spec.ladder) + 2) if k not in begun)
+        spec = replace(spec, settle_from=first)
+    write_escalation(folder.path, spec)
     profiles = list(dict.fromkeys(rows["profile"]))
     local_workers = workers or os.cpu_count() or 1
     part_index = store.next_part_index()
     compiled = False
 
-    def stage(label: str, phase: str, rung: int, budget: Budget, todo: dict[str, list[int]]):
+    def stage(
+        label: str,
+        phase: str,
+        rung: int,
+        budget: Budget,
+        todo: dict[str, list[int]],
+        settling: bool = False,
+    ):
         nonlocal part_index, attempts, compiled
         made = attempts[(attempts["phase"] == phase) & (attempts["rung"] == rung)]
         done = set(zip(made["deal"].astype("int64").tolist(), made["profile"], strict=True))
@@ -257,6 +313,16 @@ def _run(
         total = sum(len(v) for v in todo.values())
         record = Stage(label, total, total - sum(len(v) for v in left.values()))
         summary.stages.append(record)
+        if settling and any(left.values()):
+            found = settle_rows(rows, attempts, left, rung)
+            if found:
+                store.write_part(part_index, found)
+                part_index += 1
+                record.written += len(found)
+                record.settled = len(found)
+                attempts = pd.concat([attempts, pd.DataFrame(found)], ignore_index=True)
+                gone = {(r["deal"], r["profile"]) for r in found}
+                left = {p: [d for d in v if (d, p) not in gone] for p, v in left.items()}
         batches = chunk_batches(left, batch_size)
         if not batches:
             return
@@ -292,7 +358,8 @@ def _run(
     try:
         for k, rung in enumerate(spec.ladder, start=1):
             unknown = _unknown_after(rows, attempts, k - 1)
-            stage(f"escalate rung {k} ({rung.text()})", "ladder", k, rung, unknown)
+            settling = spec.settle_from is not None and k >= spec.settle_from
+            stage(f"escalate rung {k} ({rung.text()})", "ladder", k, rung, unknown, settling)
         sub = spec.subsample
         if sub is not None:
             if sub.deals is None:
@@ -302,6 +369,19 @@ def _run(
                 write_escalation(folder.path, spec)
             stage(
                 f"escalate subsample ({sub.budget.text()})", "subsample", 0, sub.budget, sub.deals
+            )
+        res = spec.residue
+        if res is not None:
+            if res.deals is None:
+                res = replace(res, deals=draw_subsample(_residue_of(attempts), res.size, res.seed))
+                spec = replace(spec, residue=res)
+                write_escalation(folder.path, spec)
+            stage(
+                f"escalate residue sample ({res.budget.text()})",
+                "residue",
+                0,
+                res.budget,
+                res.deals,
             )
     except KeyboardInterrupt:
         summary.interrupted = True
@@ -325,6 +405,110 @@ def _unknown_after(rows: pd.DataFrame, attempts: pd.DataFrame, rungs: int) -> di
     return {p: sorted(d) for p, d in out.items()}
 
 
+def _check_subsample_finished(spec: EscalationSpec, attempts: pd.DataFrame) -> None:
+    """Refuse to draw the residue sample before every subsample row is solved.
+
+    Raises
+    ------
+    SweepError
+        If the subsample was never drawn or is unfinished.
+    """
+    sub = spec.subsample
+    if sub is None or sub.deals is None:
+        raise SweepError(
+            "--residue samples the subsample's rows still unknown: the subsample is not drawn "
+            "yet (run --subsample first)"
+        )
+    made = attempts[attempts["phase"] == "subsample"]
+    done = set(zip(made["deal"].astype("int64").tolist(), made["profile"], strict=True))
+    drawn = sum(len(v) for v in sub.deals.values())
+    solved = sum((d, p) in done for p, v in sub.deals.items() for d in v)
+    if solved < drawn:
+        raise SweepError(
+            f"the subsample is unfinished ({solved} of {drawn} rows solved): resume it with "
+            "the same --subsample, --seed and budget first"
+        )
+
+
+def _residue_of(attempts: pd.DataFrame) -> dict[str, list[int]]:
+    """Profile -> the subsample's deals still unknown after their solve (ascending)."""
+    left = attempts[(attempts["phase"] == "subsample") & (attempts["result"] == "unknown")]
+    out: dict[str, list[int]] = {}
+    for deal, prof in zip(left["deal"].astype("int64").tolist(), left["profile"], strict=True):
+        out.setdefault(prof, []).append(deal)
+    return {p: sorted(d) for p, d in out.items()}
+
+
+def settle_rows(
+    rows: pd.DataFrame,
+    attempts: pd.DataFrame,
+    todo: dict[str, list[int]],
+    rung: int,
+) -> list[dict]:
+    """The attempts that settle rows of ``todo`` from related profiles' rows.
+
+    A row is settled when a related profile's row of the same deal, as the
+    sweep and the attempts so far leave it, decides it
+    (:func:`canfield.experiments.relations.settled`): won when the smaller
+    profile won, lost when the larger lost. The attempt copies the row's
+    columns with the verdict, ``banked`` 52 for a win (a loss keeps the row's
+    best line: a lower bound; the larger's count bounds it from above), no
+    search (0 nodes, 0 seconds) and ``stop_reason`` ``relation:<profile>``.
+    """
+    from canfield.experiments.sweep.attempts import merge_attempts
+
+    wanted = {(d, p) for p, deals in todo.items() for d in deals}
+    now = merge_attempts(rows, attempts)
+    found = settled(now[["deal", "profile", "result", "banked"]])
+    found = found[
+        [(int(d), u) in wanted for d, u in zip(found["deal"], found["unit"], strict=True)]
+    ]
+    found = found.drop_duplicates(["deal", "unit"], keep="first")
+    if found.empty:
+        return []
+    base = now.set_index(["deal", "profile"])
+    out = []
+    for deal, unit, smaller, larger, verdict in zip(
+        found["deal"],
+        found["unit"],
+        found["smaller"],
+        found["larger"],
+        found["settled_as"],
+        strict=True,
+    ):
+        row = base.loc[(deal, unit)]
+        by = smaller if verdict == "won" else larger
+        won = verdict == "won"
+        attempt = {c: _plain(row[c]) for c in rows.columns if c not in ("deal", "profile")}
+        attempt |= {
+            "deal": int(deal),
+            "profile": unit,
+            "result": verdict,
+            "banked": 52 if won else int(row["banked"]),
+            "seconds": 0.0,
+            "nodes": 0,
+            "peak_table_bytes": 0,
+            "solution_length": 0,
+            "budget_seconds": None,
+            "budget_nodes": 0,
+            "budget_memory": 0,
+            "version": __version__,
+            "stop_reason": f"{RELATION_PREFIX}{by}",
+            "phase": "ladder",
+            "rung": rung,
+            "cpu_seconds": 0.0,
+        }
+        out.append(attempt)
+    return out
+
+
+def _plain(value):
+    """A pandas cell as Arrow takes it: None for a missing value, Python scalars."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def draw_subsample(hard: dict[str, list[int]], size: int, seed: int) -> dict[str, list[int]]:
     """A simple random subsample of ``size`` deals (all when fewer) of each
     profile's ``hard`` deals: ``numpy.random.default_rng(seed).choice`` over the
@@ -344,4 +528,5 @@ __all__ = [
     "attempt_batch",
     "draw_subsample",
     "run_escalation",
+    "settle_rows",
 ]

@@ -1,5 +1,7 @@
-"""What an escalation runs, as ``escalate.json`` records it: the ladder's rungs
-and the subsample (see :mod:`.escalation`), and the reading of ``--ladder``.
+"""What an escalation runs, as ``escalate.json`` records it: the ladder's rungs,
+the subsample, the residue sample (the third phase) and the first rung that
+settles rows from related profiles (see :mod:`.escalation`), and the reading
+of ``--ladder``.
 """
 
 from __future__ import annotations
@@ -112,7 +114,9 @@ def check_rising(rungs: list[Budget], before: Budget | None = None) -> None:
 @dataclass(frozen=True)
 class Subsample:
     """The second phase: ``size`` rows per profile drawn with ``seed`` from the
-    rows unknown after the ladder, solved with ``budget``; ``deals`` once drawn."""
+    rows unknown after the ladder, solved with ``budget``; ``deals`` once drawn.
+    The third phase (the residue sample) is one too, drawn from the subsample's
+    rows still unknown after its solve."""
 
     size: int
     seed: int
@@ -127,27 +131,37 @@ class EscalationSpec:
     ladder: tuple[Budget, ...] = ()
     subsample: Subsample | None = None
     version: str = __version__
+    residue: Subsample | None = None
+    #: the first rung whose rows a related profile's decided row may settle
+    #: (None: never); rungs already begun when ``--settle`` was first given
+    #: are finished without it, so a resume never changes what they did
+    settle_from: int | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_json(cls, fields: dict) -> EscalationSpec:
-        sub = fields.get("subsample")
+        # files written before the residue and settling existed lack their keys
+        settle = fields.get("settle_from")
         return cls(
             ladder=tuple(Budget(**r) for r in fields["ladder"]),
-            subsample=(
-                None
-                if sub is None
-                else Subsample(
-                    int(sub["size"]),
-                    int(sub["seed"]),
-                    Budget(**sub["budget"]),
-                    None if sub.get("deals") is None else dict(sub["deals"]),
-                )
-            ),
+            subsample=_sample_from_json(fields.get("subsample")),
             version=str(fields.get("version", __version__)),
+            residue=_sample_from_json(fields.get("residue")),
+            settle_from=None if settle is None else int(settle),
         )
+
+
+def _sample_from_json(sub: dict | None) -> Subsample | None:
+    if sub is None:
+        return None
+    return Subsample(
+        int(sub["size"]),
+        int(sub["seed"]),
+        Budget(**sub["budget"]),
+        None if sub.get("deals") is None else dict(sub["deals"]),
+    )
 
 
 def read_escalation(run: str | os.PathLike) -> EscalationSpec | None:
@@ -178,6 +192,7 @@ def merged_spec(
     ladder: list[Budget],
     subsample: Subsample | None,
     sweep_budget: Budget,
+    residue: Subsample | None = None,
 ) -> EscalationSpec:
     """The escalation to run: the stored one with this command's additions.
 
@@ -185,7 +200,8 @@ def merged_spec(
     ------
     SweepError
         If the command contradicts what ``escalate.json`` recorded: other
-        rungs, rungs added after a subsample was drawn, another subsample.
+        rungs, rungs added after a subsample was drawn, another subsample or
+        residue sample, a residue sample without a subsample.
     """
     before = stored or EscalationSpec()
     old = list(before.ladder)
@@ -211,7 +227,20 @@ def merged_spec(
                 f"{sub.budget.text()}: repeat those to resume"
             )
         sub = sub or subsample
-    return EscalationSpec(tuple(old + new_rungs), sub)
+    res = before.residue
+    if residue is not None:
+        if sub is None:
+            raise SweepError(
+                "--residue samples the subsample's rows still unknown: there is no subsample "
+                "yet (draw and solve one with --subsample first)"
+            )
+        if res is not None and replace(res, deals=None) != residue:
+            raise SweepError(
+                f"this run's residue sample was made with size {res.size}, seed {res.seed} and "
+                f"{res.budget.text()}: repeat those to resume"
+            )
+        res = res or residue
+    return EscalationSpec(tuple(old + new_rungs), sub, residue=res, settle_from=before.settle_from)
 
 
 def _rung_word(rung: Budget) -> str:
