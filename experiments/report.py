@@ -54,6 +54,7 @@ from canfield.engine.cards import RANKS
 from canfield.engine.scores import CASINO_PER_CARD, CASINO_PRICE
 from canfield.experiments.relations import related_sections
 from canfield.experiments.report_estimates import (
+    ESTIMATE_TITLES,
     escalation_display,
     escalation_rows,
     estimates_display,
@@ -655,11 +656,11 @@ class Report:
         if not self.estimates.empty:
             out += [
                 (
-                    "True win share over all deals (two-phase estimate, docs/statistics.md)",
+                    ESTIMATE_TITLES["win"],
                     estimates_display(self.estimates, "win"),
                 ),
                 (
-                    "Mean banked over all deals (two-phase estimate, docs/statistics.md)",
+                    ESTIMATE_TITLES["banked"],
                     estimates_display(self.estimates, "banked"),
                 ),
             ]
@@ -702,9 +703,11 @@ class Report:
             out += [
                 "",
                 "The estimated true win share (and mean banked) over all deals is the "
-                "two-phase estimate of docs/statistics.md with its 95% normal interval: "
-                "it needs a subsample of the deals left unknown (`canfield escalate "
-                "--subsample`); without one only the bounds are given. Bounds are not "
+                "two- or three-phase estimate of docs/statistics.md with its 95% normal "
+                "interval: it needs a subsample of the deals left unknown (`canfield escalate "
+                "--subsample`), and uses a sample of the subsample's residue when one is "
+                "solved (`--residue`); without a subsample only the bounds are given. "
+                "Rows settled from a related profile (`--settle`) count as decided. Bounds are not "
                 "intervals: they count every unknown deal lost (or at its banked) and won "
                 "(or at 52).",
             ]

@@ -5,13 +5,17 @@ estimates
     Per solver label: proven won, proven lost and unknown (counts and % of all
     deals), the won share of decided deals, the bounds (unknown=lost ..
     unknown=won), the hard stratum (unknown after the sweep and the ladder),
-    the subsample (solved, residual unknowns) and, with a finished subsample,
-    the estimated true win share with its 95% interval in both residual cases
-    and their union. The same for mean banked over all deals.
+    the subsample (solved, still unknown after it), the residue sample of the
+    third phase (solved, still unknown after it) and, with a finished
+    subsample (and residue sample, when one is drawn), the estimated true win
+    share with its 95% interval in both residual cases and their union, and
+    how many phases it used. The same for mean banked over all deals.
 escalation
-    Per run, profile and stage (the sweep, each rung, the subsample): rows
-    attempted, rows decided there, seconds per row (median, p95, mean): CPU
-    seconds of the attempts, solve (wall) seconds of the sweep.
+    Per run, profile and stage (the sweep, each rung, the subsample, the
+    residue sample): rows searched, rows decided there by the search, rows
+    settled from a related profile's row without a search (solves saved), seconds
+    per searched row (median, p95, mean): CPU seconds of the attempts, solve
+    (wall) seconds of the sweep.
 """
 
 from __future__ import annotations
@@ -22,7 +26,14 @@ import numpy as np
 import pandas as pd
 
 from canfield.experiments.estimate import TwoPhase, mean_banked, win_share
+from canfield.experiments.sweep.attempts import RELATION_PREFIX
 from canfield.experiments.sweep.escalation_spec import nodes_text
+
+#: The report's section titles of the two estimate tables.
+ESTIMATE_TITLES = {
+    "win": "True win share over all deals (two- or three-phase estimate, docs/statistics.md)",
+    "banked": "Mean banked over all deals (two- or three-phase estimate, docs/statistics.md)",
+}
 
 
 def estimates_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -38,12 +49,20 @@ def estimates_table(df: pd.DataFrame) -> pd.DataFrame:
         drawn = int((g["in_subsample"] & hard).sum())
         solved = int((g["subsampled"] & g["in_subsample"] & hard).sum())
         finished = drawn > 0 and solved == drawn
+        in_sub = (g["subsampled"] & g["in_subsample"] & hard).to_numpy()
+        left = in_sub & (g["phase2_result"] == "unknown").to_numpy()
+        res_drawn = int((g["in_residue_sample"].to_numpy() & left).sum())
+        res_solved = int((g["in_residue_sample"] & g["residue_solved"]).to_numpy()[left].sum())
+        if res_drawn > res_solved:
+            finished = False  # an unfinished residue sample is not a random sample yet
         # an unfinished subsample is not a simple random sample yet: no estimate
-        done = (
-            (g["subsampled"] & g["in_subsample"]).to_numpy() if finished else np.zeros(len(g), bool)
+        done = in_sub if finished else np.zeros(len(g), bool)
+        third = (g["in_residue_sample"] & g["residue_solved"]).to_numpy() if res_drawn else None
+        phases = {"phase2": g["phase2_result"].to_numpy(), "residue": third}
+        won = win_share(g["phase1_result"], g["result"], done, **phases)
+        banked = mean_banked(
+            g["phase1_result"], g["result"], g["banked"], done, g["banked_upper"], **phases
         )
-        won = win_share(g["phase1_result"], g["result"], done)
-        banked = mean_banked(g["phase1_result"], g["result"], g["banked"], done)
         n = len(g)
         counts = {r: int((g["result"] == r).sum()) for r in ("won", "lost", "unknown")}
         decided = counts["won"] + counts["lost"]
@@ -56,7 +75,11 @@ def estimates_table(df: pd.DataFrame) -> pd.DataFrame:
             "hard": won.hard,
             "subsample_drawn": drawn,
             "subsample_solved": solved,
+            "subsample_residual": int(left.sum()),
+            "residue_drawn": res_drawn,
+            "residue_solved": res_solved,
             "residual_unknown": won.residual if finished else 0,
+            "phases": won.phases if won.low_case is not None else 0,
         }
         row |= _columns("win", won, 100.0)
         row |= _columns("banked", banked, 1.0)
@@ -97,12 +120,19 @@ def estimates_display(t: pd.DataFrame, name: str) -> pd.DataFrame:
         for lo, hi in zip(t[f"{name}_bound_lo"], t[f"{name}_bound_hi"], strict=True)
     ]
     out["hard (unknown after sweep+ladder)"] = t["hard"]
-    out["subsample: solved of drawn, residual unknown"] = [
-        "none" if drawn == 0 else f"{s} of {drawn}, {r} residual"
+    out["subsample (phase 2): solved of drawn, still unknown"] = [
+        "none" if drawn == 0 else f"{s} of {drawn}, {r} still unknown"
         for s, drawn, r in zip(
-            t["subsample_solved"], t["subsample_drawn"], t["residual_unknown"], strict=True
+            t["subsample_solved"], t["subsample_drawn"], t["subsample_residual"], strict=True
         )
     ]
+    out["residue sample (phase 3): solved of drawn, still unknown"] = [
+        "none" if drawn == 0 else f"{s} of {drawn}, {r} still unknown"
+        for s, drawn, r in zip(
+            t["residue_solved"], t["residue_drawn"], t["residual_unknown"], strict=True
+        )
+    ]
+    out["phases"] = ["-" if k == 0 else str(k) for k in t["phases"]]
     title = "estimated true win share % [95%]" if pct else "estimated mean banked, all deals [95%]"
     out[title] = [_estimate_cell(row, name, digits) for _, row in t.iterrows()]
     return pd.DataFrame(out)
@@ -112,6 +142,8 @@ def _estimate_cell(row: pd.Series, name: str, digits: int) -> str:
     if math.isnan(row[f"{name}_est_low"]):
         if row["hard"] > 0 and row["subsample_drawn"] > row["subsample_solved"]:
             return "- (subsample unfinished: bounds only)"
+        if row["residue_drawn"] > row["residue_solved"]:
+            return "- (residue sample unfinished: bounds only)"
         return "- (no subsample: bounds only)"
 
     def case(c: str) -> str:
@@ -120,7 +152,10 @@ def _estimate_cell(row: pd.Series, name: str, digits: int) -> str:
             f"[{_fmt(row[f'{name}_lo_{c}'], digits)}, {_fmt(row[f'{name}_hi_{c}'], digits)}]"
         )
 
-    if row["residual_unknown"] == 0:
+    # banked's two cases also differ where a related profile settled a loss
+    # (its banked is bounded, not known: docs/statistics.md)
+    same = all(row[f"{name}_{k}_low"] == row[f"{name}_{k}_high"] for k in ("est", "lo", "hi"))
+    if row["residual_unknown"] == 0 and same:
         return case("low")
     worst, best = ("lost", "won") if name == "win" else ("as banked", "52")
     return (
@@ -133,6 +168,7 @@ def escalation_rows(rows: pd.DataFrame, attempts: pd.DataFrame, run: str) -> lis
     """The escalation table's rows of one run folder (see the module doc)."""
     if attempts.empty:
         return []
+    names = {"subsample": "subsample", "residue": "residue sample"}
     out = []
     for prof in dict.fromkeys(rows["profile"]):
         g = rows[rows["profile"] == prof]
@@ -141,31 +177,38 @@ def escalation_rows(rows: pd.DataFrame, attempts: pd.DataFrame, run: str) -> lis
         )
         a = attempts[attempts["profile"] == prof]
         for (phase, rung), s in a.groupby(["phase", "rung"], sort=False):
-            stage = f"rung {rung}" if phase == "ladder" else "subsample"
-            out.append(
-                _stage_row(
-                    run,
-                    prof,
-                    stage,
-                    s["budget_nodes"].iloc[0],
-                    s["result"],
-                    s["cpu_seconds"],
-                    s["budget_seconds"].iloc[0],
-                )
+            stage = f"rung {rung}" if phase == "ladder" else names[phase]
+            by_relation = s["stop_reason"].fillna("").str.startswith(RELATION_PREFIX)
+            searched = s[~by_relation]
+            budget = s.loc[s["budget_nodes"] != 0, "budget_nodes"]
+            row = _stage_row(
+                run,
+                prof,
+                stage,
+                budget.iloc[0] if len(budget) else None,
+                searched["result"],
+                searched["cpu_seconds"],
+                s["budget_seconds"].dropna().iloc[0] if s["budget_seconds"].notna().any() else None,
             )
+            out.append(row | {"settled": int(by_relation.sum())})
     return out
 
 
 def _stage_row(run, prof, stage, nodes, results, seconds, budget_seconds=None) -> dict:
     secs = np.asarray(seconds, dtype=float)
     has_nodes = nodes is not None and not (isinstance(nodes, float) and math.isnan(nodes))
+    if has_nodes:
+        budget = nodes_text(int(nodes)) + " nodes"
+    else:
+        budget = "-" if budget_seconds is None else f"{budget_seconds:g}s"
     return {
         "run": run,
         "profile": prof,
         "stage": stage,
-        "budget": nodes_text(int(nodes)) + " nodes" if has_nodes else f"{budget_seconds:g}s",
+        "budget": budget,
         "rows": len(secs),
         "decided": int((np.asarray(results) != "unknown").sum()),
+        "settled": 0,
         "seconds_median": float(np.median(secs)) if len(secs) else math.nan,
         "seconds_p95": float(np.percentile(secs, 95)) if len(secs) else math.nan,
         "seconds_mean": float(secs.mean()) if len(secs) else math.nan,
@@ -187,6 +230,7 @@ def escalation_display(t: pd.DataFrame) -> pd.DataFrame:
                 f"{d} ({100 * d / r:.1f}%)" if r else "0"
                 for d, r in zip(t["decided"], t["rows"], strict=True)
             ],
+            "settled by a related row (solves saved)": t["settled"],
             "s/row median": [_fmt(x, 3) for x in t["seconds_median"]],
             "s/row p95": [_fmt(x, 3) for x in t["seconds_p95"]],
             "s/row mean": [_fmt(x, 3) for x in t["seconds_mean"]],
@@ -200,6 +244,7 @@ def _fmt(x: float, digits: int) -> str:
 
 
 __all__ = [
+    "ESTIMATE_TITLES",
     "escalation_display",
     "escalation_rows",
     "estimates_display",

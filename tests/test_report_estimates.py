@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from canfield.experiments.cli.report import report_cmd
 from canfield.experiments.report import build_report, load_runs
+from canfield.experiments.report_estimates import ESTIMATE_TITLES
 from canfield.experiments.sweep import RunFolder, SweepSpec
 from canfield.experiments.sweep.attempts import AttemptStore
 from canfield.experiments.sweep.escalation_spec import (
@@ -160,7 +161,7 @@ def test_win_share_and_banked_by_hand(run):
 def test_display_labels_each_figure(run):
     rep = build_report(load_runs([run]))
     sections = dict(rep.sections())
-    win = sections["True win share over all deals (two-phase estimate, docs/statistics.md)"]
+    win = sections[ESTIMATE_TITLES["win"]]
     cell = win["estimated true win share % [95%]"][0]
     low = by_hand([1.0] * 10 + [0.0] * 4 + [1.0, 0.0], 4, [1.0, 0.0, 0.0])
     assert cell.startswith(f"residual=lost: {100 * low[0]:.1f} [{100 * low[1]:.1f}, ")
@@ -168,7 +169,11 @@ def test_display_labels_each_figure(run):
     assert win["won share of decided deals %"][0] == "66.7"
     assert win["bounds % (unknown=lost .. unknown=won)"][0] == "60.0 .. 70.0"
     assert win["proven won (% of all deals)"][0] == "12 (60.0%)"
-    assert win["subsample: solved of drawn, residual unknown"][0] == "3 of 3, 1 residual"
+    assert (
+        win["subsample (phase 2): solved of drawn, still unknown"][0] == "3 of 3, 1 still unknown"
+    )
+    assert win["residue sample (phase 3): solved of drawn, still unknown"][0] == "none"
+    assert win["phases"][0] == "2"
     esc = sections["Escalation: rows attempted and decided per rung, seconds per row"]
     esc = esc.set_index("stage")
     assert esc.loc["rung 1", "rows attempted"] == 6 and esc.loc["rung 1", "decided here"] == (
@@ -192,9 +197,7 @@ def test_unfinished_subsample_gives_bounds_only(run):
     rep = build_report(load_runs([run]))
     t = rep.estimates.iloc[0]
     assert math.isnan(t["win_est_low"]) and t["subsample_solved"] == 2
-    shown = dict(rep.sections())[
-        "True win share over all deals (two-phase estimate, docs/statistics.md)"
-    ]
+    shown = dict(rep.sections())[ESTIMATE_TITLES["win"]]
     assert shown["estimated true win share % [95%]"][0] == "- (subsample unfinished: bounds only)"
 
 
