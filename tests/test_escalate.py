@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -21,18 +22,21 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from canfield.experiments.cli.escalate import escalate_cmd
+from canfield.experiments.relations import relation
 from canfield.experiments.sweep.attempts import (
     ATTEMPT_COLUMNS,
     ATTEMPT_TIMING_COLUMNS,
     ESCALATION_COLUMNS,
     AttemptStore,
+    merge_attempts,
 )
 from canfield.experiments.sweep.errors import SweepError
-from canfield.experiments.sweep.escalation import draw_subsample, run_escalation
+from canfield.experiments.sweep.escalation import draw_subsample, run_escalation, settle_rows
 from canfield.experiments.sweep.escalation_spec import ESCALATE_JSON, parse_ladder, parse_nodes
 from canfield.experiments.sweep.runner import run_sweep
 from canfield.experiments.sweep.schema import COLUMNS, TIMING_COLUMNS
@@ -331,8 +335,6 @@ def test_recorded_ladder_must_be_repeated(one_worker, tmp_path):
 
 
 def test_attempts_parts_that_disagree_are_an_error(one_worker, tmp_path):
-    import pyarrow.parquet as pq
-
     run = copy(one_worker, tmp_path / "twice")
     store = AttemptStore(run)
     first = store.part_files()[0]
@@ -342,3 +344,234 @@ def test_attempts_parts_that_disagree_are_an_error(one_worker, tmp_path):
     store.write_part(901, changed)
     with pytest.raises(SweepError, match="disagree"):
         store.load()
+
+
+# --------------------------------------------------------------------------- residue (phase 3)
+
+RESIDUE = ["--residue", "3", "--seed", "7", "--nodes", "1M", "--memory", "16MB"]
+
+
+@pytest.fixture(scope="module")
+def subsampled(one_worker, tmp_path_factory) -> Path:
+    """The ladder run with a finished subsample of every hard row (6 at 300K)."""
+    run = copy(one_worker, tmp_path_factory.mktemp("esc") / "sub6")
+    run_escalation(
+        run, subsample=(6, 5), sub_nodes="300K", memory="16MB", workers=1, progress=False
+    )
+    return run
+
+
+@pytest.fixture(scope="module")
+def residue_run(subsampled, tmp_path_factory) -> Path:
+    """The residue sample made in this process, uninterrupted: the reference."""
+    run = copy(subsampled, tmp_path_factory.mktemp("esc") / "res")
+    run_escalation(
+        run, residue=(3, 7), sub_nodes="1M", memory="16MB", workers=1, progress=False, batch_size=1
+    )
+    return run
+
+
+def test_residue_is_seeded_and_drawn_from_the_subsample_residue(subsampled, residue_run):
+    before = load_run(subsampled)
+    left = sorted(before.loc[before["in_subsample"] & (before["result"] == "unknown"), "deal"])
+    assert len(left) > 3  # a residue to sample from
+    spec = json.loads((residue_run / ESCALATE_JSON).read_text())
+    drawn = spec["residue"]["deals"]["strict"]
+    assert (
+        drawn
+        == draw_subsample({"strict": left}, 3, 7)["strict"]
+        != (draw_subsample({"strict": left}, 3, 8)["strict"])
+    )
+    assert spec["residue"]["budget"]["nodes"] == 10**6 and spec["subsample"]["size"] == 6
+    df = load_run(residue_run).set_index("deal")
+    assert sorted(df.index[df["in_residue_sample"]]) == drawn
+    assert df["residue_solved"].sum() == 3 and (df.loc[drawn, "attempts"] == 4).all()
+    # the strata of phases 1 and 2 stay; what phase 3 decided says so
+    assert (df.loc[drawn, "phase1_result"] == "unknown").all()
+    assert (df.loc[drawn, "phase2_result"] == "unknown").all()
+    decided = df.loc[drawn][df.loc[drawn, "result"] != "unknown"]
+    assert (decided["decided_by"] == "residue").all()
+    assert (decided["decided_nodes"] == 10**6).all()
+    res = AttemptStore(residue_run).load().query("phase == 'residue'")
+    assert sorted(res["deal"]) == drawn and (res["budget_nodes"] == 10**6).all()
+    # the same command again: nothing new; another draw: refused
+    r = CliRunner().invoke(escalate_cmd, [str(residue_run), *RESIDUE, "--workers", "1"])
+    assert r.exit_code == 0 and "residue sample (1M nodes): 3/3 rows (0 new)" in r.stderr
+    with pytest.raises(SweepError, match="residue sample was made with size 3"):
+        run_escalation(residue_run, residue=(3, 8), sub_nodes="1M", progress=False)
+
+
+def test_residue_resumes_after_a_kill(subsampled, residue_run, tmp_path):
+    """What kill -9 leaves (parts are written atomically): some finished parts,
+    a temporary file, and here a torn part too; the resume makes the same rows."""
+    run = copy(residue_run, tmp_path / "killed")
+    store = AttemptStore(run)
+    parts = [p for p in store.part_files() if pq.read_table(p)["phase"][0].as_py() == "residue"]
+    assert len(parts) == 3  # --batch 1: one part a row
+    parts[2].unlink()
+    parts[0].write_bytes(parts[0].read_bytes()[:100])
+    (store.path / ".part-00999.parquet.tmp").write_bytes(b"half")
+    r = CliRunner().invoke(escalate_cmd, [str(run), *RESIDUE, "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    assert "set aside the torn attempts part" in r.stderr and "(2 new)" in r.stderr
+    pd.testing.assert_frame_equal(rows(residue_run), rows(run))
+    pd.testing.assert_frame_equal(attempts(residue_run), attempts(run))
+    assert not list(store.path.glob(".*.tmp"))
+
+
+def test_residue_out_of_order_is_one_error_line(one_worker, subsampled, tmp_path):
+    unfinished = copy(subsampled, tmp_path / "unfinished")
+    store = AttemptStore(unfinished)
+    last = store.part_files()[-1]
+    assert pq.read_table(last)["phase"][0].as_py() == "subsample"
+    last.unlink()
+    cases = [
+        (one_worker, RESIDUE, "there is no subsample yet"),
+        (unfinished, RESIDUE, "the subsample is unfinished"),
+        (subsampled, ["--residue", "3", "--nodes", "1M"], "--residue needs --seed"),
+        (subsampled, ["--residue", "0", "--seed", "1", "--nodes", "1M"], "must be positive"),
+        (subsampled, ["--residue", "3", "--seed", "1"], "--residue needs one budget"),
+        (subsampled, ["--subsample", "6", *RESIDUE], "give one per call"),
+    ]
+    for run, args, words in cases:
+        run = copy(run, tmp_path / f"bad{cases.index((run, args, words))}")
+        before = digest(run / "attempts"), (run / ESCALATE_JSON).read_bytes()
+        r = CliRunner().invoke(escalate_cmd, [str(run), *args, "--workers", "1"])
+        assert r.exit_code == 2, (args, r.output)
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ") and words in r.stderr
+        assert (digest(run / "attempts"), (run / ESCALATE_JSON).read_bytes()) == before
+
+
+# --------------------------------------------------------------------------- settling
+
+PAIR = ["strict", "hevagames"]  # strict <= hevagames (docs/relations.md: moves, space)
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory) -> Path:
+    """strict and hevagames, deals 20..59 at 2,000 nodes: a related pair."""
+    out = tmp_path_factory.mktemp("esc") / "pair"
+    spec = make_spec(",".join(PAIR), "20:60", nodes=2000, memory="16MB")
+    run_sweep(out, spec, workers=1, batch_size=10, progress=False, compact=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def searched(pair, tmp_path_factory) -> Path:
+    """The pair's ladder without settling: every row searched."""
+    run = copy(pair, tmp_path_factory.mktemp("esc") / "searched")
+    run_escalation(run, ladder=LADDER, memory="16MB", workers=1, progress=False)
+    return run
+
+
+def test_settling_fires_saves_solves_and_agrees_with_search(pair, searched, tmp_path):
+    run = copy(pair, tmp_path / "settled")
+    r = CliRunner().invoke(
+        escalate_cmd,
+        [str(run), "--ladder", LADDER, "--memory", "16MB", "--settle", "--workers", "1"],
+    )
+    assert r.exit_code == 0, r.output
+    saved = [int(x) for x in re.findall(r"(\d+) settled by a related row: solves saved", r.stderr)]
+    assert sum(saved) > 0  # it fires, and says how many solves it saved
+    a, plain = AttemptStore(run).load(), AttemptStore(searched).load()
+    by_relation = a[a["stop_reason"].str.startswith("relation:")]
+    assert len(by_relation) == sum(saved)
+    assert (by_relation[["nodes", "budget_nodes", "cpu_seconds"]] == 0).all().all()
+    # fewer searches by exactly the rows settled (settled rows are never searched)
+    assert len(a) - len(by_relation) < len(plain)
+    # rung 1 has the same rows to do either way: each is searched or settled, once
+    one, plain_one = a[a["rung"] == 1], plain[plain["rung"] == 1]
+    assert len(one) == len(plain_one) and set(one["deal"]) == set(plain_one["deal"])
+    df = load_run(run).set_index(["deal", "profile"])
+    ref = load_run(searched).set_index(["deal", "profile"])
+    for att in by_relation.itertuples():
+        other = att.stop_reason.removeprefix("relation:")
+        smaller, larger = (other, att.profile) if att.result == "won" else (att.profile, other)
+        assert relation(smaller, larger) is not None
+        # the related row was decided that way before the rung began
+        assert df.loc[(att.deal, other), "result"] == att.result
+        assert df.loc[(att.deal, other), "decided_rung"] < att.rung
+        row = df.loc[(att.deal, att.profile)]
+        assert row["decided_by"] == att.stop_reason and row["phase1_result"] == att.result
+        assert row["decided_rung"] == att.rung and row["decided_nodes"] == 0
+        # the search never says otherwise (it decides the same, or runs out)
+        assert ref.loc[(att.deal, att.profile), "result"] in (att.result, "unknown")
+    # every other row is as the search left it
+    others = [k for k in df.index if not str(df.loc[k, "decided_by"]).startswith("relation:")]
+    cols = ["result", "banked", "phase1_result"]
+    pd.testing.assert_frame_equal(df.loc[others, cols], ref.loc[others, cols])
+
+
+def test_settle_rows_only_where_the_relation_implies_it(pair):
+    """Planted verdicts on the pair's rows: only a smaller win or a larger loss settles."""
+    base = load_run(pair)[list(COLUMNS)].copy()
+    empty = AttemptStore(pair).load()
+
+    def plant(verdicts: dict[tuple[int, str], str]) -> pd.DataFrame:
+        df = base.copy()
+        for (deal, prof), result in verdicts.items():
+            df.loc[(df["deal"] == deal) & (df["profile"] == prof), "result"] = result
+        return df
+
+    cases = [
+        ({"strict": "won", "hevagames": "unknown"}, [("hevagames", "won", "strict")]),
+        ({"strict": "unknown", "hevagames": "lost"}, [("strict", "lost", "hevagames")]),
+        ({"strict": "lost", "hevagames": "unknown"}, []),  # a smaller loss proves nothing
+        ({"strict": "unknown", "hevagames": "won"}, []),  # nor a larger win
+        ({"strict": "unknown", "hevagames": "unknown"}, []),
+    ]
+    for planted, want in cases:
+        df = plant({(20, p): r for p, r in planted.items()})
+        todo = {p: [20] for p in PAIR}
+        got = settle_rows(df, empty, todo, 1)
+        assert [(g["profile"], g["result"], g["stop_reason"][9:]) for g in got] == want, planted
+        assert all(g["deal"] == 20 and g["rung"] == 1 and g["phase"] == "ladder" for g in got)
+        if got and got[0]["result"] == "lost":
+            # a settled loss keeps its own best line; the larger's count bounds it
+            assert got[0]["banked"] == int(
+                df.query("deal == 20 and profile == 'strict'")["banked"].iloc[0]
+            )
+            merged = merge_attempts(df, pd.DataFrame(got))
+            row = merged.query("deal == 20 and profile == 'strict'").iloc[0]
+            larger = merged.query("deal == 20 and profile == 'hevagames'").iloc[0]
+            assert row["decided_by"] == "relation:hevagames"
+            assert row["banked_upper"] == larger["banked"] and row["phase1_result"] == "lost"
+    # a row not asked for is never settled
+    df = plant({(20, "strict"): "won", (20, "hevagames"): "unknown"})
+    assert settle_rows(df, empty, {"hevagames": [21]}, 1) == []
+
+
+def test_settling_turned_on_later_starts_at_the_first_rung_not_begun(pair, searched, tmp_path):
+    run = copy(pair, tmp_path / "later")
+    run_escalation(run, ladder="20K", memory="16MB", workers=1, progress=False)
+    summary = run_escalation(
+        run, ladder=LADDER, memory="16MB", workers=1, progress=False, settle=True
+    )
+    assert json.loads((run / ESCALATE_JSON).read_text())["settle_from"] == 2
+    a = AttemptStore(run).load()
+    by_relation = a[a["stop_reason"].str.startswith("relation:")]
+    assert (by_relation["rung"] == 2).all()
+    assert summary.stages[0].settled == 0 and summary.stages[1].settled == len(by_relation)
+    # rung 1 is exactly the search's
+    one = a[a["rung"] == 1]
+    ref = AttemptStore(searched).load()
+    assert len(one) == len(ref[ref["rung"] == 1])
+    # a later call without --settle keeps settling (recorded), and adds nothing
+    again = run_escalation(run, ladder=LADDER, workers=1, progress=False)
+    assert [s.written for s in again.stages] == [0, 0]
+    assert json.loads((run / ESCALATE_JSON).read_text())["settle_from"] == 2
+
+
+def test_escalate_json_of_older_code_loads(one_worker, tmp_path):
+    """A run escalated before the residue and settling existed (main-100k):
+    escalate.json without their keys; it loads, and resumes with --settle."""
+    run = copy(one_worker, tmp_path / "old")
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    for key in ("residue", "settle_from"):
+        spec.pop(key)
+    (run / ESCALATE_JSON).write_text(json.dumps(spec))
+    df = load_run(run)
+    assert not df["in_residue_sample"].any() and (df["phase2_result"] == df["result"]).all()
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--ladder", LADDER, "--settle"])
+    assert r.exit_code == 0 and "(0 new)" in r.stderr
+    assert json.loads((run / ESCALATE_JSON).read_text())["settle_from"] == 3
