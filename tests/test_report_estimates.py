@@ -208,3 +208,153 @@ def test_report_cli_writes_estimates_and_escalation(run, tmp_path):
     assert (tmp_path / "rep" / "estimates.csv").exists()
     assert (tmp_path / "rep" / "escalation.csv").exists()
     assert "won share of decided deals" in (tmp_path / "rep" / "report.md").read_text()
+
+
+# --------------------------------------------------------------------------- three phases
+#
+# strict, deals 0..29 at 1,000 nodes, no ladder: 0-11 won, 12-15 lost, 16-29
+# unknown (14 hard). The subsample (8 drawn, 1M nodes): 16..23; 16 won, 17 lost,
+# 18-23 still unknown (the residue, 6). The residue sample (4 drawn, 50M
+# nodes): 18 won, 19 lost, 21 won, 23 still unknown.
+
+SUB3 = {16: ("won", 52), 17: ("lost", 19), **{d: ("unknown", 12 + d) for d in range(18, 24)}}
+RES3 = {18: ("won", 52), 19: ("lost", 25), 21: ("won", 52), 23: ("unknown", 40)}
+RES_CPU = {18: 100.0, 19: 200.0, 21: 300.0, 23: 400.0}
+
+
+@pytest.fixture
+def run3(tmp_path) -> Path:
+    path = tmp_path / "esc3"
+    folder = RunFolder(path)
+    folder.init(SweepSpec(("strict",), 0, 30, None, 1000, 1 << 24))
+    sweep = [("won", 52)] * 12 + [("lost", 10 + i) for i in range(4)]
+    sweep += [("unknown", 4 + d) for d in range(16, 30)]
+    folder.write_part(0, [row(d, r, b, 1000) for d, (r, b) in enumerate(sweep)])
+    store = AttemptStore(path)
+    store.write_part(
+        0, [attempt(d, r, b, 10**6, "subsample", 0, 5.0) for d, (r, b) in SUB3.items()]
+    )
+    store.write_part(
+        1, [attempt(d, r, b, 50 * 10**6, "residue", 0, RES_CPU[d]) for d, (r, b) in RES3.items()]
+    )
+    budget = Budget(10**6, None, 1 << 24)
+    write_escalation(
+        path,
+        EscalationSpec(
+            (),
+            Subsample(8, 1, budget, {"strict": list(range(16, 24))}),
+            residue=Subsample(4, 2, Budget(50 * 10**6, None, 1 << 24), {"strict": list(RES3)}),
+        ),
+    )
+    return path
+
+
+def by_hand3(decided, n_hard, sub2, n_res, res):
+    """The three-phase estimate of docs/statistics.md (2b), in plain arithmetic."""
+
+    def mean(xs):
+        return sum(xs) / len(xs)
+
+    def var(xs):
+        return sum((x - mean(xs)) ** 2 for x in xs) / (len(xs) - 1)
+
+    n_d, m_d, l_3 = len(decided), len(sub2), len(res)
+    n, m = n_d + n_hard, m_d + n_res
+    w_d, w_k, r = n_d / n, n_hard / n, n_res / m
+    y_k = (1 - r) * mean(sub2) + r * mean(res)
+    s2_hard = (1 - r) * var(sub2) + r * var(res)
+    s2_hard += (1 - r) * (mean(sub2) - y_k) ** 2 + r * (mean(res) - y_k) ** 2
+    y = w_d * mean(decided) + w_k * y_k
+    s2 = w_d * var(decided) + w_k * s2_hard
+    s2 += w_d * (mean(decided) - y) ** 2 + w_k * (y_k - y) ** 2
+    v = s2 / n + w_k**2 * ((1 / m - 1 / n_hard) * s2_hard + r**2 * (1 / l_3 - 1 / n_res) * var(res))
+    return y, y - Z * math.sqrt(v), y + Z * math.sqrt(v)
+
+
+def test_three_phase_report_by_hand(run3, tmp_path):
+    rep = build_report(load_runs([run3]))
+    t = rep.estimates.iloc[0]
+    # final: won 0-11, 16, 18, 21 = 15; lost 12-15, 17, 19 = 6; unknown 9
+    assert (t["proven_won"], t["proven_lost"], t["unknown"]) == (15, 6, 9)
+    assert (t["hard"], t["subsample_drawn"], t["subsample_solved"]) == (14, 8, 8)
+    assert (t["subsample_residual"], t["residue_drawn"], t["residue_solved"]) == (6, 4, 4)
+    assert (t["residual_unknown"], t["phases"]) == (1, 3)
+    decided = [1.0] * 12 + [0.0] * 4
+    low = by_hand3(decided, 14, [1.0, 0.0], 6, [1.0, 0.0, 1.0, 0.0])
+    high = by_hand3(decided, 14, [1.0, 0.0], 6, [1.0, 0.0, 1.0, 1.0])
+    assert [t["win_est_low"], t["win_lo_low"], t["win_hi_low"]] == pytest.approx(
+        [100 * x for x in low]
+    )
+    assert [t["win_est_high"], t["win_lo_high"], t["win_hi_high"]] == pytest.approx(
+        [100 * x for x in high]
+    )
+    assert (t["win_union_lo"], t["win_union_hi"]) == pytest.approx((100 * low[1], 100 * high[2]))
+    banked = [52.0] * 12 + [10, 11, 12, 13]
+    b_low = by_hand3(banked, 14, [52, 19], 6, [52, 25, 52, 40])
+    b_high = by_hand3(banked, 14, [52, 19], 6, [52, 25, 52, 52])
+    assert [t["banked_est_low"], t["banked_lo_low"], t["banked_hi_low"]] == pytest.approx(b_low)
+    assert [t["banked_est_high"], t["banked_lo_high"], t["banked_hi_high"]] == pytest.approx(b_high)
+    sections = dict(rep.sections())
+    win = sections[ESTIMATE_TITLES["win"]]
+    assert (
+        win["subsample (phase 2): solved of drawn, still unknown"][0] == "8 of 8, 6 still unknown"
+    )
+    assert win["residue sample (phase 3): solved of drawn, still unknown"][0] == (
+        "4 of 4, 1 still unknown"
+    )
+    assert win["phases"][0] == "3"
+    cell = win["estimated true win share % [95%]"][0]
+    assert cell.startswith(f"residual=lost: {100 * low[0]:.1f} [{100 * low[1]:.1f}, ")
+    assert f"union [{100 * low[1]:.1f}, {100 * high[2]:.1f}]" in cell
+    esc = sections["Escalation: rows attempted and decided per rung, seconds per row"]
+    res = esc.set_index("stage").loc["residue sample"]
+    assert (res["budget"], res["rows attempted"], res["decided here"]) == (
+        "50M nodes",
+        4,
+        "3 (75.0%)",
+    )
+    assert res["s/row median"] == "250.000" and res["s/row mean"] == "250.000"
+    r = CliRunner().invoke(report_cmd, [str(run3), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    csv = (tmp_path / "rep" / "estimates.csv").read_text().splitlines()[0].split(",")
+    assert {"residue_drawn", "residue_solved", "subsample_residual", "phases"} <= set(csv)
+
+
+def test_unfinished_residue_sample_gives_bounds_only(run3):
+    store = AttemptStore(run3)
+    store.part_files()[1].unlink()
+    store.write_part(
+        1,
+        [attempt(d, r, b, 50 * 10**6, "residue", 0, 1.0) for d, (r, b) in RES3.items() if d != 23],
+    )
+    rep = build_report(load_runs([run3]))
+    t = rep.estimates.iloc[0]
+    assert math.isnan(t["win_est_low"]) and (t["residue_drawn"], t["residue_solved"]) == (4, 3)
+    shown = dict(rep.sections())[ESTIMATE_TITLES["win"]]
+    assert shown["estimated true win share % [95%]"][0] == (
+        "- (residue sample unfinished: bounds only)"
+    )
+
+
+def test_a_settled_row_counts_decided_in_its_rung(run):
+    """Deal 18 (hard, not drawn) settled lost at rung 2 from a related profile:
+    phase 1 decided it; the escalation table counts it settled, not searched."""
+    settled = attempt(18, "lost", 30, 0, "ladder", 2, 0.0) | {
+        "stop_reason": "relation:hevagames",
+        "nodes": 0,
+    }
+    AttemptStore(run).write_part(2, [settled])
+    rep = build_report(load_runs([run]))
+    df = load_runs([run]).set_index("deal")
+    assert (df.loc[18, "decided_by"], df.loc[18, "phase1_result"]) == ("relation:hevagames", "lost")
+    assert df.loc[18, "banked_upper"] == 52  # the related row is not in this run: 52 bounds it
+    t = rep.estimates.iloc[0]
+    assert (t["hard"], t["subsample_drawn"]) == (3, 3)
+    decided = [1.0] * 10 + [0.0] * 4 + [1.0, 0.0, 0.0]
+    low = by_hand(decided, 3, [1.0, 0.0, 0.0])
+    assert [t["win_est_low"], t["win_lo_low"], t["win_hi_low"]] == pytest.approx(
+        [100 * x for x in low]
+    )
+    esc = dict(rep.sections())["Escalation: rows attempted and decided per rung, seconds per row"]
+    rung2 = esc.set_index("stage").loc["rung 2"]
+    assert (rung2["rows attempted"], rung2["settled by a related row (solves saved)"]) == (0, 1)

@@ -265,7 +265,9 @@ def _banked_upper(out: pd.DataFrame, banked: dict[tuple[int, str], int]) -> list
         if result == "unknown":
             upper.append(ALL_CARDS)
         elif result == "lost" and by.startswith(RELATION_PREFIX):
-            upper.append(banked[deal, by[len(RELATION_PREFIX) :]])
+            # the related row is in the run escalate settled it from; without it
+            # (rows edited by hand) 52 is still a bound
+            upper.append(banked.get((deal, by[len(RELATION_PREFIX) :]), ALL_CARDS))
         else:
             upper.append(int(own))
     return upper
