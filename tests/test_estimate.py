@@ -243,7 +243,7 @@ def test_ignoring_the_biased_residue_misses_the_truth():
     mean_2, s2_2 = binary_moments(won_2, m_d)
     est, var = two_phase_moments(n_d, mean_d, s2_d, n_k, m_d, mean_2, s2_2)
     covered = np.abs(est - truth) <= Z * np.sqrt(var)
-    assert covered.mean() < 0.5 and est.mean() - truth > 0.025  # H * R * (0.5 - 0.1) = 0.03
+    assert covered.mean() < 0.3 and est.mean() - truth > 0.025  # H * R * (0.5 - 0.1) = 0.03
 
 
 def test_three_phase_mean_banked_coverage_with_continuous_values():
