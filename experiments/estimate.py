@@ -333,8 +333,6 @@ class TwoPhase:
         The estimate over all deals with residual unknowns at their worst and
         at their best (equal when there are none); None without a subsample
         while hard deals exist.
-    subsample_residual : int
-        Subsample deals still unknown after phase 2 (the residue phase 3 draws from).
     residue_sample : int
         Residue deals drawn into phase 3 and solved (0: two phases).
     """
@@ -347,7 +345,6 @@ class TwoPhase:
     bounds: tuple[float, float]
     low_case: Estimate | None
     high_case: Estimate | None
-    subsample_residual: int = 0
     residue_sample: int = 0
 
     @property
@@ -400,14 +397,14 @@ def two_phase(
         low = estimate3(decided.low, n_hard, sub.low, n_res, third.low, conf)
         high = estimate3(decided.high, n_hard, sub.high, n_res, third.high, conf)
         return TwoPhase(
-            n_d + n_hard, n_d, n_hard, m + n_res, residual, bounds, low, high, n_res, len(third)
+            n_d + n_hard, n_d, n_hard, m + n_res, residual, bounds, low, high, len(third)
         )
     if n_hard > 0 and m == 0:
         low = high = None
     else:
         low = estimate(decided.low, n_hard, sub.low, conf)
         high = estimate(decided.high, n_hard, sub.high, conf)
-    return TwoPhase(n_d + n_hard, n_d, n_hard, m, residual, bounds, low, high, residual)
+    return TwoPhase(n_d + n_hard, n_d, n_hard, m, residual, bounds, low, high)
 
 
 def _phases(
