@@ -240,15 +240,18 @@ def estimate(
         raise ValueError(f"a subsample of {m} from a hard stratum of {n_hard} deals")
     if len(decided) + n_hard == 0:
         raise ValueError("no deals")
-    value, var = two_phase_moments(
-        len(decided),
-        decided.mean() if len(decided) else 0.0,
-        decided.var(ddof=1) if len(decided) >= 2 else 0.0,
-        n_hard,
-        m,
-        subsample.mean() if m else 0.0,
-        subsample.var(ddof=1) if m >= 2 else np.nan,
-    )
+    value, var = two_phase_moments(*_moments(decided, 0.0), n_hard, *_moments(subsample, np.nan))
+    return _interval(value, var, conf)
+
+
+def _moments(values: np.ndarray, too_few: float) -> tuple[int, float, float]:
+    """Count, mean (0 when empty) and variance (``ddof=1``; ``too_few`` under two values)."""
+    k = len(values)
+    return k, values.mean() if k else 0.0, values.var(ddof=1) if k >= 2 else too_few
+
+
+def _interval(value: np.ndarray, var: np.ndarray, conf: float) -> Estimate:
+    """The normal interval of an estimate with its variance."""
     se = float(np.sqrt(var))
     z = normal_quantile(0.5 + conf / 2)
     return Estimate(float(value), float(value - z * se), float(value + z * se), se)
@@ -294,21 +297,13 @@ def estimate3(
     if l_3 > n_residual or (n_residual > 0 and l_3 == 0):
         raise ValueError(f"a residue sample of {l_3} from a residue of {n_residual} deals")
     value, var = three_phase_moments(
-        len(decided),
-        decided.mean() if len(decided) else 0.0,
-        decided.var(ddof=1) if len(decided) >= 2 else 0.0,
+        *_moments(decided, 0.0),
         n_hard,
-        len(sub_decided),
-        sub_decided.mean() if len(sub_decided) else 0.0,
-        sub_decided.var(ddof=1) if len(sub_decided) >= 2 else 0.0,
+        *_moments(sub_decided, 0.0),
         n_residual,
-        l_3,
-        residue.mean() if l_3 else 0.0,
-        residue.var(ddof=1) if l_3 >= 2 else np.nan,
+        *_moments(residue, np.nan),
     )
-    se = float(np.sqrt(var))
-    z = normal_quantile(0.5 + conf / 2)
-    return Estimate(float(value), float(value - z * se), float(value + z * se), se)
+    return _interval(value, var, conf)
 
 
 @dataclass(frozen=True)
