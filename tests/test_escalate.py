@@ -539,6 +539,16 @@ def test_settle_rows_only_where_the_relation_implies_it(pair):
     # a row not asked for is never settled
     df = plant({(20, "strict"): "won", (20, "hevagames"): "unknown"})
     assert settle_rows(df, empty, {"hevagames": [21]}, 1) == []
+    # a win found at rung 1 settles rows at rung 2, never at rung 1 itself
+    # (a rung resumed after a kill settles from what stood when it began)
+    df = plant({(20, "strict"): "unknown", (20, "hevagames"): "unknown"})
+    strict = df.query("deal == 20 and profile == 'strict'").iloc[0].to_dict()
+    won = strict | {"result": "won", "banked": 52, "phase": "ladder", "rung": 1, "cpu_seconds": 1.0}
+    found = pd.DataFrame([won])
+    assert settle_rows(df, found, {"hevagames": [20]}, 1) == []
+    assert [g["stop_reason"] for g in settle_rows(df, found, {"hevagames": [20]}, 2)] == [
+        "relation:strict"
+    ]
 
 
 def test_settling_turned_on_later_starts_at_the_first_rung_not_begun(pair, searched, tmp_path):

@@ -448,7 +448,7 @@ def settle_rows(
     """The attempts that settle rows of ``todo`` from related profiles' rows.
 
     A row is settled when a related profile's row of the same deal, as the
-    sweep and the attempts so far leave it, decides it
+    sweep and the rungs before ``rung`` leave it, decides it
     (:func:`canfield.experiments.relations.settled`): won when the smaller
     profile won, lost when the larger lost. The attempt copies the row's
     columns with the verdict, ``banked`` 52 for a win (a loss keeps the row's
@@ -458,7 +458,10 @@ def settle_rows(
     from canfield.experiments.sweep.attempts import merge_attempts
 
     wanted = {(d, p) for p, deals in todo.items() for d in deals}
-    now = merge_attempts(rows, attempts)
+    # only what stood when the rung began: a resumed rung must not settle from
+    # rows its own searches decided before a kill (an uninterrupted run could not)
+    before = attempts[(attempts["phase"] == "ladder") & (attempts["rung"] < rung)]
+    now = merge_attempts(rows, before)
     found = settled(now[["deal", "profile", "result", "banked"]])
     found = found[
         [(int(d), u) in wanted for d, u in zip(found["deal"], found["unit"], strict=True)]
