@@ -36,7 +36,8 @@ from canfield.experiments.sweep.attempts import (
     merge_attempts,
 )
 from canfield.experiments.sweep.errors import SweepError
-from canfield.experiments.sweep.escalation import draw_subsample, run_escalation, settle_rows
+from canfield.experiments.sweep.escalation import draw_subsample, run_escalation
+from canfield.experiments.sweep.escalation_settle import settle_rows
 from canfield.experiments.sweep.escalation_spec import ESCALATE_JSON, parse_ladder, parse_nodes
 from canfield.experiments.sweep.runner import run_sweep
 from canfield.experiments.sweep.schema import COLUMNS, TIMING_COLUMNS

@@ -86,11 +86,14 @@ def escalate_cmd(
     no_progress: bool,
 ) -> None:
     """Solve a sweep's unknown rows again with a ladder of bigger budgets, then
-    a seeded subsample of what stays unknown.
+    a seeded subsample of what stays unknown, then (--residue) a seeded sample
+    of what the subsample leaves unknown.
 
     Every attempt is kept in RUN/attempts/; rerunning the same command resumes.
-    `canfield report RUN` then shows what each rung decided and, with a
-    subsample, the estimated true win share with its 95% interval.
+    With --settle, rows a related profile's row already decides are settled
+    without a search (counted: solves saved). `canfield report RUN` then shows
+    what each rung decided and, with a subsample, the estimated true win share
+    with its 95% interval (docs/statistics.md).
     """
     # the solver's modules load numba: only once the command runs
     from canfield.experiments.sweep.escalation import run_escalation
