@@ -277,7 +277,8 @@ def _write_view(path, job: _Job, r: SolveResult) -> None:
 
     line = r.moves if r.result == "won" else r.best_line
     moves = [parse_move(m) for m in line]
-    title = f"{job.source.label()}  profile {r.profile}  {r.result}  banked {r.banked}/52"
+    total = job.position.game.n_cards
+    title = f"{job.source.label()}  profile {r.profile}  {r.result}  banked {r.banked}/{total}"
     with writing(path.parent):
         write(path, view_page(job.position, moves, title))
     click.echo(f"wrote {path} ({len(moves)} moves)", err=True)
