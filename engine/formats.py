@@ -20,6 +20,7 @@ from canfield.engine.cards import (
 from canfield.engine.position import Position, PositionError
 from canfield.engine.profiles import Profile, parse_profile
 
+_ONE_PACK_JSON = "Solvitaire JSON holds one pack: write a double position in the text form"
 _FIELDS = ("profile", "base", "foundations", "reserve", "stock", "waste", "redeals")
 
 
@@ -135,6 +136,8 @@ def _sv_card(card: int) -> str:
 
 def position_to_solvitaire(pos: Position) -> dict:
     """A Solvitaire deal object: piles list bottom to top (last is the top)."""
+    if pos.profile.packs == 2:
+        raise PositionError(_ONE_PACK_JSON)
     snap = pos.snapshot()
     base = snap["base"]
     return {
@@ -164,6 +167,8 @@ def position_from_solvitaire(data: dict | str, profile: Profile | str | None = N
             raise PositionError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict):
         raise PositionError("a Solvitaire deal is a JSON object")
+    if _choose_profile(data.get("profile"), profile).packs == 2:
+        raise PositionError(_ONE_PACK_JSON)
     missing = [k for k in ("tableau piles", "foundations") if k not in data]
     if missing:
         raise PositionError("the Solvitaire deal has no " + " and no ".join(map(repr, missing)))

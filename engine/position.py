@@ -88,7 +88,7 @@ class Game:
     @property
     def n_cards(self) -> int:
         """Cards in play: 52, or 104 for two packs."""
-        return 52 * self.profile.packs
+        return self.profile.cards
 
 
 def deal_layout(cards: Sequence[int], profile: Profile, pick: int | None = None) -> dict:

@@ -51,6 +51,11 @@ class Profile:
         return 2 if self.layout == "double" else 1
 
     @property
+    def cards(self) -> int:
+        """Cards in play, all banked when won: 52, or 104 for two packs."""
+        return 52 * self.packs
+
+    @property
     def reserve_visible(self) -> bool:
         """Superior Canfield deals the whole reserve face up."""
         return self.preset == "superior"

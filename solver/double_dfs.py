@@ -155,7 +155,7 @@ def gen_macros(s, game, rules, prune, out, buf, seen, stats):
 def _score(s, mac, rules):
     """Reserve progress first, then foundations, then moves that empty a
     column, then waste cards nearer the current pointer."""
-    atomic, turns, ptr, _ = macro_parts(mac)
+    atomic, turns, ptr, red = macro_parts(mac)
     src = move_src(atomic)
     sc = 0
     if src == SRC_RESERVE:
@@ -168,8 +168,10 @@ def _score(s, mac, rules):
     if src == SRC_WASTE:
         sc += 50
         if turns:
-            # pointers further round the stock need more draws
+            # pointers further round the stock need more draws; a redeal
+            # spends one of the few passes
             sc -= 1 + (ptr - cd.waste_ptr(s)) % (cd.MAX_STOCK + 1) // 3
+            sc -= 150 * (red - cd.redeals(s))
     return sc
 
 

@@ -30,6 +30,7 @@ from canfield.engine.deals import deal_cards
 from canfield.engine.formats import position_from_text, position_to_text
 from canfield.engine.position import Position, PositionError
 from canfield.engine.profiles import ProfileError, parse_profile
+from canfield.experiments.sweep.store import load_run
 from canfield.solver.search import Solver
 
 # ---------------------------------------------------------------------------
@@ -309,3 +310,46 @@ def test_foundation_for_takes_the_first_that_fits():
     assert foundation_for(state, parse_cards("4C")[0]) == 0
     state.foundations[0] = 4
     assert foundation_for(state, parse_cards("4C")[0]) == 1
+
+
+# ---------------------------------------------------------------------------
+# sweep, report and plots
+# ---------------------------------------------------------------------------
+
+
+def test_sweep_report_and_plots_count_104_cards(tmp_path):
+    out = tmp_path / "run"
+    swept = run(
+        "sweep",
+        "--profiles",
+        "double",
+        "--deals",
+        "0:3",
+        "--nodes",
+        "2000",
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+    )
+    assert swept.exit_code == 0, swept.output
+    rows = load_run(out)
+    assert list(rows["profile_full"].unique()) == [parse_profile("double").full()]
+    assert (rows["banked"] >= 8).all() and (rows["banked"] <= 104).all()
+    report = run("report", str(out))
+    assert report.exit_code == 0, report.output
+    assert "unknown=104" in report.stdout
+    # the casino payout pays for both packs: 5 a card banked, 104 for the cards
+    payout = (5 * rows["banked"] - 104).mean()
+    assert f"{payout:.2f}" in report.stdout
+    plots = run("plot", str(out), "--out", str(tmp_path / "plots"))
+    assert plots.exit_code == 0, plots.output
+
+
+def test_solvitaire_json_is_refused_for_two_packs():
+    from canfield.engine.formats import position_from_solvitaire, position_to_solvitaire
+
+    with pytest.raises(PositionError, match="one pack"):
+        position_to_solvitaire(Position.from_deal(1, "double"))
+    with pytest.raises(PositionError, match="one pack"):
+        position_from_solvitaire({"tableau piles": [], "foundations": []}, "double")

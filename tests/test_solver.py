@@ -164,7 +164,8 @@ def test_each_rule_on_and_off_agree_on_deals(rule, profiles):
 REPLAY_DEALS = {"rainbow": ([1], 600_000)}
 
 
-@pytest.mark.parametrize("profile", sorted(PRESETS))
+# double's wins replay in tests/test_double.py (late positions: few deals win at this budget)
+@pytest.mark.parametrize("profile", sorted(p for p in PRESETS if PRESETS[p].packs == 1))
 def test_solutions_replay_to_a_win_for_every_preset(profile):
     won = 0
     deals, nodes = REPLAY_DEALS.get(profile, (range(12), 30_000))
