@@ -25,6 +25,7 @@ from canfield.solver.stats import (
     ST_BESTLEN,
     ST_CHILDREN,
     ST_DEAD,
+    ST_ENTRIES,
     ST_MAXDEPTH,
     ST_NODES,
     ST_PRUNED,
@@ -55,10 +56,6 @@ class _Stack:
         for name in ("states", "moves", "nmov", "idx", "best"):
             getattr(new, name)[:n] = getattr(self, name)
         return new
-
-    @property
-    def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.states, self.moves, self.nmov, self.idx, self.best))
 
 
 def _slots_for(entries: int) -> int:
@@ -166,7 +163,9 @@ def _search(
         "pruned": int(stats[ST_PRUNED]),
         "dead_ends": int(stats[ST_DEAD]),
         "max_depth": int(stats[ST_MAXDEPTH]),
-        "peak_table_bytes": keys.nbytes + used.nbytes + stack.nbytes,
+        # the table alone, as the one-pack search reports it (the stack is apart)
+        "peak_table_bytes": keys.nbytes + used.nbytes,
+        "entries": int(stats[ST_ENTRIES]),
     }
 
 
@@ -189,7 +188,8 @@ def solve_double(
         to the best position found: the solution when won) and ``end`` (the
         position it reaches, replayed through the engine), ``stop_reason``,
         ``nodes``, ``children``, ``pruned`` (P1 forced moves), ``dead_ends``,
-        ``max_depth`` and ``peak_table_bytes``.
+        ``max_depth``, ``peak_table_bytes`` (the table alone) and
+        ``entries`` (positions it holds at the end).
     """
     t0 = time.perf_counter()
     runs: list[dict] = []
@@ -218,5 +218,6 @@ def solve_double(
         "end": end,
         "stop_reason": last["stop_reason"],
         "max_depth": max(r["max_depth"] for r in runs),
+        "entries": last["entries"],
         "peak_table_bytes": max(r["peak_table_bytes"] for r in runs),
     }
