@@ -32,6 +32,11 @@ state or key can tell which pack a card came from.
 
 Moves use :mod:`engine.core`'s encoding; the fifth column is code
 ``COL4_CODE`` (12), a code the four-column core never uses.
+
+The stock walk and the blocked test follow :mod:`engine.core`'s line by
+line but call this module's accessors: numba binds a kernel's callees when
+it compiles it, so sharing them would mean passing the accessors in (slower
+for the 52-card path) or one generic layout (the same).
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from canfield.engine.core import (
     SRC_REDEAL,
     SRC_RESERVE,
     SRC_WASTE,
+    _seen_key,
     builds_on_s,
     encode_move,
     move_count,
@@ -560,19 +566,6 @@ def _waste_plays(s, game, rules, ptrs, buf):
         for i in range(n):
             if move_src(buf[i]) == SRC_WASTE:
                 return True
-    return False
-
-
-@njit(cache=True)
-def _seen_key(keys, n, key):
-    for i in range(n):
-        same = True
-        for w in range(key.shape[0]):
-            if keys[i, w] != key[w]:
-                same = False
-                break
-        if same:
-            return True
     return False
 
 

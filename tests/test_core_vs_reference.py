@@ -82,6 +82,15 @@ def _progress_rank(move: str) -> int:
     return 4  # draw / redeal
 
 
+def greedy_move(moves: list[str], rng: random.Random, greedy: float) -> str:
+    """With probability ``greedy`` a card move of the most progress, else any move."""
+    if rng.random() >= greedy:
+        return rng.choice(moves)
+    cards = [m for m in moves if m not in ("draw", "redeal")] or moves
+    best = min(_progress_rank(m) for m in cards)
+    return rng.choice([m for m in cards if _progress_rank(m) == best])
+
+
 def choose(moves: list[str], c: int) -> str:
     """Pick from the SORTED legal move list with one drawn integer.
 
@@ -249,13 +258,7 @@ def test_many_deep_games(profile: str) -> None:
         for step in range(500):
             if not moves:
                 break
-            if rng.random() < 0.8:
-                cards = [m for m in moves if m not in ("draw", "redeal")] or moves
-                best = min(_progress_rank(m) for m in cards)
-                move = rng.choice([m for m in cards if _progress_rank(m) == best])
-            else:
-                move = rng.choice(moves)
-            g.play(move)
+            g.play(greedy_move(moves, rng, 0.8))
             check_status = step % 10 == 9
             moves = g.check(status=check_status, roundtrip=step % 4 == 0)
             snap = g.pos.snapshot()
@@ -552,13 +555,7 @@ def test_double_deep_games_agree() -> None:
         for step in range(600):
             if not moves:
                 break
-            if rng.random() < 0.85:
-                cards = [m for m in moves if m not in ("draw", "redeal")] or moves
-                best = min(_progress_rank(m) for m in cards)
-                move = rng.choice([m for m in cards if _progress_rank(m) == best])
-            else:
-                move = rng.choice(moves)
-            g.play(move)
+            g.play(greedy_move(moves, rng, 0.85))
             check_status = step % 25 == 24
             moves = g.check(status=check_status, roundtrip=step % 10 == 0)
             snap = g.pos.snapshot()

@@ -19,11 +19,10 @@ from reference_rules import (
     ref_apply,
     ref_banked,
     ref_from_snapshot,
-    ref_key,
-    ref_legal_moves,
     ref_snapshot,
 )
 from test_cli import assert_user_error, run
+from test_solver import brute_force
 
 from canfield.engine.cards import cards_str, parse_cards, rank_of
 from canfield.engine.deals import deal_cards
@@ -188,28 +187,6 @@ def late_parts(seed: int, left: int, trap: bool = False) -> dict:
     }
 
 
-def brute_force(parts: dict) -> tuple[str, int]:
-    """Won or lost, and the most cards banked, by exploring every position
-    the reference reaches (no shared code with the search)."""
-    state = ref_from_snapshot(parse_profile("double"), parts)
-    _auto_fill(state)
-    seen = {ref_key(state)}
-    todo = [state]
-    best = ref_banked(state)
-    while todo:
-        s = todo.pop()
-        for move in ref_legal_moves(s):
-            t = ref_apply(s, move)
-            best = max(best, ref_banked(t))
-            if best == 104:
-                return "won", 104
-            k = ref_key(t)
-            if k not in seen:
-                seen.add(k)
-                todo.append(t)
-    return "lost", best
-
-
 def replay_on_reference(parts: dict, moves: list[str]):
     state = ref_from_snapshot(parse_profile("double"), parts)
     _auto_fill(state)
@@ -231,7 +208,7 @@ def test_solver_agrees_with_a_brute_force_over_the_reference():
         parts = late_parts(seed, left, trap)
         pos = Position.from_parts("double", **parts)
         r = solver.solve(pos, seconds=60, nodes=200_000)
-        want = brute_force(parts)
+        want = brute_force(pos, cap=2_000_000)
         assert (r.result, r.banked) == want, f"seed {seed}: {parts}"
         outcomes[r.result] += 1
         # every reported line replays on the engine and on the reference
