@@ -5,7 +5,7 @@ Every preset is played through its golden playthrough's moves
 (``tests/playthroughs/``); each frame's table must be the engine's position
 after that many moves (a fill frame's predecessor the derived before-fill
 position, which the engine's own ``auto_fill`` must turn into the engine's
-position). ``double`` does not exist in the engine yet and is not tested.
+position), ``double`` (two packs) included.
 """
 
 from __future__ import annotations
