@@ -330,3 +330,26 @@ def test_solvitaire_json_is_refused_for_two_packs():
         position_to_solvitaire(Position.from_deal(1, "double"))
     with pytest.raises(PositionError, match="one pack"):
         position_from_solvitaire({"tableau piles": [], "foundations": []}, "double")
+
+
+def test_layered_search_is_refused_in_one_line():
+    out = run("solve", "--profile", "double", "3", "--nodes", "100", "--strategy", "layers")
+    assert "depth-first only" in assert_user_error(out)
+
+
+def test_blind_players_refuse_two_packs_in_one_line(tmp_path):
+    out = run(
+        "sweep",
+        "--player",
+        "greedy",
+        "--profiles",
+        "double",
+        "--deals",
+        "0:1",
+        "--out",
+        str(tmp_path / "run"),
+        "--workers",
+        "1",
+    )
+    assert out.exit_code != 0
+    assert "do not play two packs" in out.stderr and "Traceback" not in out.output

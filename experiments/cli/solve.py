@@ -56,6 +56,8 @@ def _job(source: Source, asked: Profile | None, pick: int | None, strategy: str)
             f"--strategy layers needs worry=no ({prof.canonical()} lets cards come back, "
             "so progress can fall); use --strategy dfs"
         )
+    if strategy == "layers" and prof.packs == 2:
+        fail("two packs (double) are searched depth-first only; use --strategy dfs")
     return _Job(source, prof, pos)
 
 
