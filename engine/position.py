@@ -44,6 +44,12 @@ def _rules_array(profile: Profile) -> np.ndarray:
     return r
 
 
+def kernels(profile: Profile):
+    """The kernel module that plays ``profile``: :mod:`engine.core_double`
+    for two packs, else :mod:`engine.core` (the same function names)."""
+    return core_double if profile.packs == 2 else core
+
+
 @dataclass(frozen=True, eq=False)
 class Game:
     """What stays fixed during play: profile, base rank, reserve, stock order.
@@ -67,7 +73,7 @@ class Game:
     core: object = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        k = core_double if self.profile.packs == 2 else core
+        k = kernels(self.profile)
         if len(self.reserve) > 13:
             raise PositionError(f"the reserve holds at most 13 cards, got {len(self.reserve)}")
         most = k.GAME_LEN - k.G_STOCK
@@ -212,7 +218,7 @@ class Position:
         """
         prof = parse_profile(profile)
         packs = prof.packs
-        k = core_double if packs == 2 else core
+        k = kernels(prof)
         if not 0 <= base < 13:
             raise PositionError(f"base rank must be 0..12, got {base}")
         n_found = 4 * packs
@@ -229,9 +235,11 @@ class Position:
 
         def claim(card: int, where: str) -> None:
             places = seen.setdefault(card, [])
+            if len(places) == packs == 1:
+                raise PositionError(f"card {card_str(card)} is both in {places[0]} and {where}")
             if len(places) == packs:
-                twice = " and ".join(places)
-                raise PositionError(f"card {card_str(card)} is both in {twice} and {where}")
+                every = ", ".join([*places, where])
+                raise PositionError(f"card {card_str(card)} is there three times: in {every}")
             places.append(where)
 
         for f, n in enumerate(foundations):

@@ -69,7 +69,7 @@ def test_a_card_three_times_is_refused():
     pos = Position.from_deal(3, "double")
     snap = pos.snapshot()
     snap["stock"] = snap["stock"][:-1] + [snap["reserve"][-1]]
-    with pytest.raises(PositionError, match="is both in"):
+    with pytest.raises(PositionError, match="three times: in the reserve, stock/waste"):
         Position.from_parts("double", **snap)
 
 
