@@ -21,9 +21,9 @@ from canfield.experiments.cli.outputs import writable_file, writing
 def deal_cmd(
     number: int, profile: str, show: bool, pick: str | None, png: str | None, svg: str | None
 ) -> None:
-    """Print the cards of deal N (0 <= N < 2^64), top of the deck first.
+    """Print the 52 cards of deal N (104 under double), top of the deck first.
 
-    52 cards, or 104 under the two-pack profile double.
+    0 <= N < 2^64. The two-pack profile double deals every card twice.
     """
     prof = parse_profile(profile)
     picked = parse_pick(pick)
