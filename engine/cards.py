@@ -65,14 +65,16 @@ def cards_str(cards: Iterable[int]) -> str:
     return " ".join(card_str(c) for c in cards)
 
 
-def parse_deck(text: str | Iterable[str]) -> list[int]:
-    """Read a full deal: exactly 52 distinct cards, top of the deck first."""
+def parse_deck(text: str | Iterable[str], packs: int = 1) -> list[int]:
+    """Read a full deal, top of the deck first: exactly 52 distinct cards, or
+    with ``packs=2`` (``double``) 104 cards holding every card twice."""
     cards = parse_cards(text)
-    if len(cards) != N_CARDS:
-        raise CardError(f"a deal needs 52 cards, got {len(cards)}")
-    seen: set[int] = set()
+    if len(cards) != N_CARDS * packs:
+        raise CardError(f"a deal needs {N_CARDS * packs} cards, got {len(cards)}")
+    seen: dict[int, int] = {}
     for c in cards:
-        if c in seen:
-            raise CardError(f"card {card_str(c)} appears twice in the deal")
-        seen.add(c)
+        seen[c] = seen.get(c, 0) + 1
+        if seen[c] > packs:
+            times = "twice" if packs == 1 else f"{seen[c]} times"
+            raise CardError(f"card {card_str(c)} appears {times} in the deal")
     return cards

@@ -25,13 +25,19 @@ def splitmix64(seed: int):
         yield z ^ (z >> 31)
 
 
-def deal_cards(number: int) -> list[int]:
-    """The deck of deal ``number``, top card first."""
+def deal_cards(number: int, packs: int = 1) -> list[int]:
+    """The deck of deal ``number``, top card first.
+
+    With ``packs=2`` (``double``, docs/rules.md "Deal numbers for double") the
+    deck ``0..103`` is shuffled the same way and each index is read as the
+    card ``index % 52``: the two copies of a card are written alike.
+    """
     if not 0 <= number < MAX_DEAL:
         raise DealNumberError(f"deal number must be in 0..2^64-1, got {number}")
-    deck = list(range(52))
+    size = 52 * packs
+    deck = list(range(size))
     rng = splitmix64(number)
-    for i in range(51, 0, -1):
+    for i in range(size - 1, 0, -1):
         j = next(rng) % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return [c % 52 for c in deck]

@@ -20,13 +20,15 @@ from canfield.engine.cards import (
 from canfield.engine.position import Position, PositionError
 from canfield.engine.profiles import Profile, parse_profile
 
+_ONE_PACK_JSON = "Solvitaire JSON holds one pack: write a double position in the text form"
 _FIELDS = ("profile", "base", "foundations", "reserve", "stock", "waste", "redeals")
 
 
 def position_to_text(pos: Position) -> str:
     """The documented text form (``docs/formats.md``); round-trips exactly."""
     snap = pos.snapshot()
-    found = " ".join(f"{SUITS[i]}:{n}" for i, n in enumerate(snap["foundations"]))
+    packs = pos.profile.packs  # double: two foundations a suit, written C:n C:m ...
+    found = " ".join(f"{SUITS[i // packs]}:{n}" for i, n in enumerate(snap["foundations"]))
     lines = [
         f"profile {pos.profile.canonical()}",
         f"base {RANKS[snap['base']]}",
@@ -87,7 +89,7 @@ def position_from_text(text: str, profile: Profile | str | None = None) -> Posit
             continue
         name, _, rest = line.partition(" ")
         name = name.lower()
-        if name not in _FIELDS and name not in ("t1", "t2", "t3", "t4"):
+        if name not in _FIELDS and name not in ("t1", "t2", "t3", "t4", "t5"):
             raise PositionError(f"line {lineno}: unknown field {name!r}")
         fields[name] = rest.strip()
     prof = _choose_profile(fields.get("profile"), profile)
@@ -96,12 +98,21 @@ def position_from_text(text: str, profile: Profile | str | None = None) -> Posit
     base_txt = fields["base"].upper().replace("10", "T")
     if len(base_txt) != 1 or base_txt not in RANKS:
         raise PositionError(f"cannot read base rank {fields['base']!r}")
-    counts = [0, 0, 0, 0]
+    packs = prof.packs
+    if "t5" in fields and packs == 1:
+        raise PositionError(f"a {prof.canonical()} position has four columns: no 'T5' line")
+    # a suit's foundations in the order given (two a suit under double)
+    per_suit: list[list[int]] = [[] for _ in SUITS]
     for item in fields.get("foundations", "").split():
         suit, _, n = item.partition(":")
         if suit.upper() not in SUITS or not n.isdigit():
             raise PositionError(f"cannot read foundation {item!r} (write it like H:3)")
-        counts[SUITS.index(suit.upper())] = int(n)
+        per_suit[SUITS.index(suit.upper())].append(int(n))
+    counts = []
+    for suit, given in zip(SUITS, per_suit, strict=True):
+        if len(given) > packs:
+            raise PositionError(f"more than {packs} foundation(s) of suit {suit}")
+        counts += given + [0] * (packs - len(given))
     try:
         redeals = int(fields.get("redeals", "0"))
     except ValueError:
@@ -111,7 +122,7 @@ def position_from_text(text: str, profile: Profile | str | None = None) -> Posit
         base=RANKS.index(base_txt),
         foundations=counts,
         reserve=parse_cards(fields.get("reserve", "")),
-        columns=[parse_cards(fields.get(f"t{i}", "")) for i in range(1, 5)],
+        columns=[parse_cards(fields.get(f"t{i}", "")) for i in range(1, 4 + packs)],
         stock=parse_cards(fields.get("stock", "")),
         waste=parse_cards(fields.get("waste", "")),
         redeals=redeals,
@@ -125,6 +136,8 @@ def _sv_card(card: int) -> str:
 
 def position_to_solvitaire(pos: Position) -> dict:
     """A Solvitaire deal object: piles list bottom to top (last is the top)."""
+    if pos.profile.packs == 2:
+        raise PositionError(_ONE_PACK_JSON)
     snap = pos.snapshot()
     base = snap["base"]
     return {
@@ -154,6 +167,8 @@ def position_from_solvitaire(data: dict | str, profile: Profile | str | None = N
             raise PositionError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict):
         raise PositionError("a Solvitaire deal is a JSON object")
+    if _choose_profile(data.get("profile"), profile).packs == 2:
+        raise PositionError(_ONE_PACK_JSON)
     missing = [k for k in ("tableau piles", "foundations") if k not in data]
     if missing:
         raise PositionError("the Solvitaire deal has no " + " and no ".join(map(repr, missing)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from canfield.engine import core
+from canfield.engine import core, core_double
 from canfield.engine.cards import SUITS, CardError, card_str, parse_card
 
 
@@ -21,8 +21,8 @@ class NotationError(ValueError):
 
 @dataclass(frozen=True)
 class Move:
-    """One atomic move. ``src``: ``R``, ``W``, ``T1``..``T4``, ``FC``..``FS``,
-    ``draw`` or ``redeal``; ``dst``: ``F``, ``T1``..``T4`` or ``''``."""
+    """One atomic move. ``src``: ``R``, ``W``, ``T1``..``T5`` (``T5``: double only), ``FC``..``FS``,
+    ``draw`` or ``redeal``; ``dst``: ``F``, ``T1``..``T5`` or ``''``."""
 
     src: str
     dst: str = ""
@@ -56,15 +56,16 @@ class Move:
         return cls(_SRC_NAME[src], _DST_NAME[dst], count)
 
 
-_SRC_CODE = {"R": core.SRC_RESERVE, "W": core.SRC_WASTE}
-_SRC_CODE.update({f"T{c + 1}": c for c in range(core.N_COLS)})
+# the fifth column (double) has its own code, unused by the four-column core
+_COL_CODE = {f"T{c + 1}": c for c in range(core.N_COLS)} | {"T5": core_double.COL4_CODE}
+_SRC_CODE = {"R": core.SRC_RESERVE, "W": core.SRC_WASTE} | _COL_CODE
 _SRC_CODE.update({f"F{s}": core.SRC_FOUND0 + i for i, s in enumerate(SUITS)})
 _SRC_NAME = {v: k for k, v in _SRC_CODE.items()}
 _DST_CODE = {"F": core.DST_FOUND}
-_DST_CODE.update({f"T{c + 1}": c for c in range(core.N_COLS)})
+_DST_CODE.update(_COL_CODE)
 _DST_NAME = {v: k for k, v in _DST_CODE.items()}
 
-_MOVE_RE = re.compile(r"^(R|W|T[1-4]|F[CDHS])>(F|T[1-4])(?:x(\d+))?$", re.IGNORECASE)
+_MOVE_RE = re.compile(r"^(R|W|T[1-5]|F[CDHS])>(F|T[1-5])(?:x(\d+))?$", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"^\d+\s*[.:)]?\s+")
 
 

@@ -154,6 +154,9 @@ class Observation:
 def observe(position: Position, stock_known: bool = True) -> Observation:
     """What a player at the table knows about ``position`` (see module doc)."""
     prof = position.profile
+    if prof.packs == 2:
+        # the unseen cards are a set of distinct cards here: two packs need a multiset
+        raise ObservationError("the blind players do not play two packs (double) yet")
     reserve = position.reserve()
     if prof.reserve_visible:
         known = tuple(reserve)

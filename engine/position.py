@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from canfield.engine import core
+from canfield.engine import core, core_double
 from canfield.engine.cards import RANKS, SUITS, card_str, parse_deck, rank_of, suit_of
 from canfield.engine.deals import deal_cards
 from canfield.engine.notation import Move, Pick, parse_move
@@ -44,6 +44,12 @@ def _rules_array(profile: Profile) -> np.ndarray:
     return r
 
 
+def kernels(profile: Profile):
+    """The kernel module that plays ``profile``: :mod:`engine.core_double`
+    for two packs, else :mod:`engine.core` (the same function names)."""
+    return core_double if profile.packs == 2 else core
+
+
 @dataclass(frozen=True, eq=False)
 class Game:
     """What stays fixed during play: profile, base rank, reserve, stock order.
@@ -62,22 +68,33 @@ class Game:
     pick: int | None = None
     arr: np.ndarray = field(init=False, repr=False)
     rules: np.ndarray = field(init=False, repr=False)
+    #: the kernel module that plays this game: engine.core, or
+    #: engine.core_double for two packs (same function names)
+    core: object = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        k = kernels(self.profile)
         if len(self.reserve) > 13:
             raise PositionError(f"the reserve holds at most 13 cards, got {len(self.reserve)}")
-        if len(self.stock) > 34:
+        most = k.GAME_LEN - k.G_STOCK
+        if len(self.stock) > most:
             raise PositionError(
-                f"stock and waste hold at most 34 cards together, got {len(self.stock)}"
+                f"stock and waste hold at most {most} cards together, got {len(self.stock)}"
             )
-        g = np.zeros(core.GAME_LEN, np.int64)
-        g[core.G_BASE] = self.base
-        g[core.G_NRES] = len(self.reserve)
-        g[core.G_NSTOCK] = len(self.stock)
-        g[core.G_RES : core.G_RES + len(self.reserve)] = self.reserve
-        g[core.G_STOCK : core.G_STOCK + len(self.stock)] = self.stock
+        g = np.zeros(k.GAME_LEN, np.int64)
+        g[k.G_BASE] = self.base
+        g[k.G_NRES] = len(self.reserve)
+        g[k.G_NSTOCK] = len(self.stock)
+        g[k.G_RES : k.G_RES + len(self.reserve)] = self.reserve
+        g[k.G_STOCK : k.G_STOCK + len(self.stock)] = self.stock
         object.__setattr__(self, "arr", g)
         object.__setattr__(self, "rules", _rules_array(self.profile))
+        object.__setattr__(self, "core", k)
+
+    @property
+    def n_cards(self) -> int:
+        """Cards in play: 52, or 104 for two packs."""
+        return self.profile.cards
 
 
 def deal_layout(cards: Sequence[int], profile: Profile, pick: int | None = None) -> dict:
@@ -87,6 +104,17 @@ def deal_layout(cards: Sequence[int], profile: Profile, pick: int | None = None)
     Returns reserve, base card(s) on foundations, columns and stock.
     """
     cards = list(cards)
+    if profile.layout == "double":
+        # the eight aces leave the deal first and open the eight foundations
+        rest = [c for c in cards if rank_of(c) != 0]
+        return {
+            "base": 0,
+            "foundations": [1] * 8,
+            "reserve": rest[:13],
+            "columns": [[c] for c in rest[13:18]],
+            "stock": rest[18:],
+            "founded": [c for c in cards if rank_of(c) == 0],
+        }
     if profile.layout == "storehouse":
         twos = [c for c in cards if rank_of(c) == 1]
         rest = [c for c in cards if rank_of(c) != 1]
@@ -148,11 +176,11 @@ class Position:
         number = None
         if isinstance(deal, int):
             number = deal
-            cards = deal_cards(deal)
+            cards = deal_cards(deal, prof.packs)
         elif isinstance(deal, str):
-            cards = parse_deck(deal)
+            cards = parse_deck(deal, prof.packs)
         else:
-            cards = parse_deck([card_str(c) for c in deal])
+            cards = parse_deck([card_str(c) for c in deal], prof.packs)
         lay = deal_layout(cards, prof, pick)
         return cls.from_parts(
             prof,
@@ -189,20 +217,33 @@ class Position:
         top. Raises :class:`PositionError` naming what is wrong.
         """
         prof = parse_profile(profile)
+        packs = prof.packs
+        k = kernels(prof)
         if not 0 <= base < 13:
             raise PositionError(f"base rank must be 0..12, got {base}")
-        if len(foundations) != 4 or any(not 0 <= n <= 13 for n in foundations):
-            raise PositionError("foundations must be four counts of 0..13")
-        if len(columns) != core.N_COLS:
-            raise PositionError(f"a position has {core.N_COLS} columns, got {len(columns)}")
-        seen: dict[int, str] = {}
+        n_found = 4 * packs
+        if len(foundations) != n_found or any(not 0 <= n <= 13 for n in foundations):
+            raise PositionError(f"foundations must be {n_found} counts of 0..13")
+        if len(columns) != k.N_COLS:
+            raise PositionError(f"a position has {k.N_COLS} columns, got {len(columns)}")
+        if packs == 2:
+            # the two foundations of a suit are interchangeable: higher first
+            foundations = [
+                n for su in range(4) for n in sorted(foundations[2 * su : 2 * su + 2])[::-1]
+            ]
+        seen: dict[int, list[str]] = {}
 
         def claim(card: int, where: str) -> None:
-            if card in seen:
-                raise PositionError(f"card {card_str(card)} is both in {seen[card]} and {where}")
-            seen[card] = where
+            places = seen.setdefault(card, [])
+            if len(places) == packs == 1:
+                raise PositionError(f"card {card_str(card)} is both in {places[0]} and {where}")
+            if len(places) == packs:
+                every = ", ".join([*places, where])
+                raise PositionError(f"card {card_str(card)} is there three times: in {every}")
+            places.append(where)
 
-        for su, n in enumerate(foundations):
+        for f, n in enumerate(foundations):
+            su = f // packs
             for i in range(n):
                 claim(su * 13 + (base + i) % 13, f"foundation {SUITS[su]}")
         for c in reserve:
@@ -212,8 +253,8 @@ class Position:
         for i, col in enumerate(columns):
             for c in col:
                 claim(c, f"column {i + 1}")
-        if len(seen) != 52:
-            missing = [card_str(c) for c in range(52) if c not in seen]
+        if sum(len(p) for p in seen.values()) != 52 * packs:
+            missing = [card_str(c) for c in range(52) for _ in range(packs - len(seen.get(c, [])))]
             raise PositionError("cards missing from the position: " + " ".join(missing))
         passes = prof.passes
         if passes and not 0 <= redeals < passes:
@@ -227,20 +268,20 @@ class Position:
             deal_number,
             pick,
         )
-        s = np.zeros(core.STATE_LEN, np.uint64)
-        for su, n in enumerate(foundations):
-            core.set_found_count(s, su, n)
-        core.set_res_count(s, len(reserve))
-        core.set_waste_ptr(s, len(waste))
-        core.set_redeals(s, redeals if passes else 0)
+        s = np.zeros(k.STATE_LEN, np.uint64)
+        for f, n in enumerate(foundations):
+            k.set_found_count(s, f, n)
+        k.set_res_count(s, len(reserve))
+        k.set_waste_ptr(s, len(waste))
+        k.set_redeals(s, redeals if passes else 0)
         for i, col in enumerate(columns):
             for h, c in enumerate(col):
-                if h and not core.builds_on(c, col[h - 1], game.arr, game.rules):
+                if h and not k.builds_on(c, col[h - 1], game.arr, game.rules):
                     raise PositionError(
                         f"column {i + 1}: {card_str(c)} does not build on {card_str(col[h - 1])}"
                     )
-                core.col_push(s, i, c, game.rules)
-        core.auto_fill(s, game.arr, game.rules)
+                k.col_push(s, i, c, game.rules)
+        k.auto_fill(s, game.arr, game.rules)
         return cls(game, s)
 
     # ---- reading ---------------------------------------------------------------
@@ -250,35 +291,38 @@ class Position:
 
     @property
     def banked(self) -> int:
-        return int(core.banked(self.state))
+        return int(self.game.core.banked(self.state))
 
     def foundations(self) -> list[int]:
-        return [int(core.found_count(self.state, su)) for su in range(4)]
+        """Cards on each foundation: C D H S, or for two packs C C D D H H S S
+        (the higher of a suit's two first)."""
+        k = self.game.core
+        return [int(k.found_count(self.state, f)) for f in range(4 * self.profile.packs)]
 
     def reserve(self) -> list[int]:
-        return list(self.game.reserve[: int(core.res_count(self.state))])
+        return list(self.game.reserve[: int(self.game.core.res_count(self.state))])
 
     def columns(self) -> list[list[int]]:
-        s, r = self.state, self.game.rules
+        s, r, k = self.state, self.game.rules, self.game.core
         return [
-            [int(core.col_card(s, c, h, r)) for h in range(int(core.col_len(s, c)))]
-            for c in range(core.N_COLS)
+            [int(k.col_card(s, c, h, r)) for h in range(int(k.col_len(s, c)))]
+            for c in range(k.N_COLS)
         ]
 
     def _live_stock(self) -> list[tuple[int, int]]:
-        s = self.state
-        return [(i, c) for i, c in enumerate(self.game.stock) if not core.stock_removed(s, i)]
+        s, k = self.state, self.game.core
+        return [(i, c) for i, c in enumerate(self.game.stock) if not k.stock_removed(s, i)]
 
     def waste(self) -> list[int]:
-        p = int(core.waste_ptr(self.state))
+        p = int(self.game.core.waste_ptr(self.state))
         return [c for i, c in self._live_stock() if i < p]
 
     def stock(self) -> list[int]:
-        p = int(core.waste_ptr(self.state))
+        p = int(self.game.core.waste_ptr(self.state))
         return [c for i, c in self._live_stock() if i >= p]
 
     def redeals(self) -> int:
-        return int(core.redeals(self.state))
+        return int(self.game.core.redeals(self.state))
 
     def snapshot(self) -> dict:
         """Plain lists of everything on the table (the reference's format)."""
@@ -294,14 +338,15 @@ class Position:
 
     def key(self) -> tuple[int, ...]:
         """The exact canonical key: equal iff equal up to column order."""
-        k = np.zeros(core.key_words(int(self.game.rules[core.R_BUILD])), np.uint64)
-        core.canonical_key(self.state, self.game.rules, k)
+        kern = self.game.core
+        k = np.zeros(kern.key_words(int(self.game.rules[core.R_BUILD])), np.uint64)
+        kern.canonical_key(self.state, self.game.rules, k)
         return tuple(int(x) for x in k)
 
     # ---- play ---------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         buf = np.empty(core.MAX_MOVES, np.int64)
-        n = core.legal_moves(self.state, self.game.arr, self.game.rules, buf)
+        n = self.game.core.legal_moves(self.state, self.game.arr, self.game.rules, buf)
         return [Move.from_code(int(m)) for m in buf[:n]]
 
     def apply(self, move: Move | str) -> Position:
@@ -313,15 +358,15 @@ class Position:
         if move not in self.legal_moves():
             raise IllegalMove(explain_illegal(self, move))
         s = self.state.copy()
-        core.apply_move(s, move.code(), self.game.arr, self.game.rules)
+        self.game.core.apply_move(s, move.code(), self.game.arr, self.game.rules)
         return Position(self.game, s)
 
     def is_won(self) -> bool:
-        return self.banked == 52
+        return self.banked == self.game.n_cards
 
     def is_blocked(self) -> bool:
         return not self.is_won() and bool(
-            core.is_blocked(self.state, self.game.arr, self.game.rules)
+            self.game.core.is_blocked(self.state, self.game.arr, self.game.rules)
         )
 
     def status(self) -> str:
@@ -351,11 +396,12 @@ class Position:
         title = f"Canfield  {g.profile.canonical()}"
         if g.deal_number is not None:
             title += f"  deal {g.deal_number}"
-        lines = [title, f"base rank {RANKS[g.base]}   banked {self.banked}/52"]
+        lines = [title, f"base rank {RANKS[g.base]}   banked {self.banked}/{g.n_cards}"]
         fparts = []
-        for su, n in enumerate(self.foundations()):
-            top = core.found_top(self.state, su, g.arr)
-            fparts.append(f"{SUITS[su]}:{card_str(int(top)) if n else '--'}({n})")
+        packs = g.profile.packs
+        for f, n in enumerate(self.foundations()):
+            top = g.core.found_top(self.state, f, g.arr)
+            fparts.append(f"{SUITS[f // packs]}:{card_str(int(top)) if n else '--'}({n})")
         lines.append("foundations  " + "  ".join(fparts))
         res = self.reserve()
         if res and g.profile.reserve_visible:
@@ -429,6 +475,10 @@ def explain_illegal(pos: Position, move: Move) -> str:
             return "the waste is empty"
         return f"no passes left (passes={prof.passes})"
     names = {"R": "the reserve", "W": "the waste"}
+    n_cols = len(pos.columns())
+    for end in (move.src, move.dst):
+        if end.startswith("T") and int(end[1:]) > n_cols:
+            return f"there is no column {end[1:]} under {prof.canonical()} (columns 1-{n_cols})"
     if move.src.startswith("F") and prof.worry == "no":
         return f"cards never come back from a foundation under {prof.canonical()}"
     card = pos.card_at(move.src)
@@ -449,11 +499,15 @@ def explain_illegal(pos: Position, move: Move) -> str:
             )
         unit = col[-move.count]
     if move.dst == "F":
-        n = pos.foundations()[suit_of(card)]
-        if n == 13:
+        packs = prof.packs
+        counts = pos.foundations()[suit_of(card) * packs : (suit_of(card) + 1) * packs]
+        open_counts = [n for n in counts if n < 13]
+        if not open_counts:
             return f"the {SUITS[suit_of(card)]} foundation is complete"
-        need = suit_of(card) * 13 + (pos.game.base + n) % 13
-        return f"{card_str(card)} does not go on its foundation (it needs {card_str(need)})"
+        need = " or ".join(
+            card_str(suit_of(card) * 13 + (pos.game.base + n) % 13) for n in open_counts
+        )
+        return f"{card_str(card)} does not go on its foundation (it needs {need})"
     dst_col = pos.columns()[int(move.dst[1:]) - 1]
     if dst_col:
         return f"{card_str(unit)} does not build on {card_str(dst_col[-1])}"

@@ -46,6 +46,16 @@ class Profile:
         return _LAYOUT.get(self.preset, "standard")
 
     @property
+    def packs(self) -> int:
+        """Packs of cards in the deal: 2 for ``double``, else 1."""
+        return 2 if self.layout == "double" else 1
+
+    @property
+    def cards(self) -> int:
+        """Cards in play, all banked when won: 52, or 104 for two packs."""
+        return 52 * self.packs
+
+    @property
     def reserve_visible(self) -> bool:
         """Superior Canfield deals the whole reserve face up."""
         return self.preset == "superior"
@@ -90,8 +100,11 @@ PRESETS: dict[str, Profile] = {
     "rainbow": replace(_STRICT, preset="rainbow", build="rank", draw=1, passes=1),
     "selective": replace(_STRICT, preset="selective"),
     "superior": replace(_STRICT, preset="superior", fill="free"),
+    "double": replace(_STRICT, preset="double", moves="any", passes=3),
 }
-_LAYOUT = {"storehouse": "storehouse", "selective": "selective"}
+_LAYOUT = {"storehouse": "storehouse", "selective": "selective", "double": "double"}
+#: Options the two-pack kernels (engine/core_double.py) play only one way.
+DOUBLE_FIXED = {"fill": "auto", "worry": "no", "build": "alt"}
 
 
 def _parse_value(name: str, text: str) -> object:
@@ -131,7 +144,12 @@ def parse_profile(text: str | Profile | None = None) -> Profile:
                 f"unknown profile option {item!r}; options are {', '.join(OPTION_ORDER)}"
             )
         changes[name] = _parse_value(name, value)
-    return replace(profile, **changes)
+    profile = replace(profile, **changes)
+    if profile.layout == "double":
+        for name, value in DOUBLE_FIXED.items():
+            if getattr(profile, name) != value:
+                raise ProfileError(f"double is played only with {name}={value}")
+    return profile
 
 
 assert tuple(f.name for f in fields(Profile))[1:] == OPTION_ORDER

@@ -18,6 +18,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from canfield.engine.cards import RANKS
+from canfield.engine.profiles import parse_profile
 from canfield.experiments.report import by_base_table, summary_table
 
 FORMATS = ("png", "svg")
@@ -64,7 +65,8 @@ def plot_banked(df: pd.DataFrame) -> Figure:
     """Histogram (step) of cards banked, one line per profile."""
     fig = Figure(figsize=(7, 4.5))
     ax = fig.subplots()
-    bins = np.arange(0, 54) - 0.5
+    every = max(parse_profile(p).cards for p in df["profile"].unique()) if len(df) else 52
+    bins = np.arange(0, every + 2) - 0.5
     for label in _labels(df):
         b = df.loc[df.get("label", df["profile"]) == label, "banked"].to_numpy(float)
         ax.hist(
@@ -75,10 +77,12 @@ def plot_banked(df: pd.DataFrame) -> Figure:
             label=label,
             weights=np.full(b.size, 100.0 / max(b.size, 1)),
         )
-    ax.set_xlabel("cards banked (52 = won; a lower bound when unknown)")
+    ax.set_xlabel(
+        f"cards banked ({'52 or 104' if every > 52 else '52'} = won; a lower bound when unknown)"
+    )
     ax.set_ylabel("% of deals")
     ax.set_title("Cards banked per deal")
-    ax.set_xlim(-1, 53)
+    ax.set_xlim(-1, every + 1)
     ax.legend()
     fig.tight_layout()
     return fig

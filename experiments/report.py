@@ -51,6 +51,7 @@ from pathlib import Path
 import pandas as pd
 
 from canfield.engine.cards import RANKS
+from canfield.engine.profiles import parse_profile
 from canfield.engine.scores import CASINO_PER_CARD, CASINO_PRICE
 from canfield.experiments.relations import related_sections
 from canfield.experiments.report_estimates import (
@@ -191,7 +192,9 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
         banked = g["banked"].to_numpy(float)
         mb, mb_lo, mb_hi = mean_ci(banked)
         ml, ml_lo, ml_hi = mean_ci(g.loc[g["result"] == "lost", "banked"].to_numpy(float))
-        cas, cas_lo, cas_hi = mean_ci(CASINO_PER_CARD * banked - CASINO_PRICE)
+        # the player buys every pack in play (two for double)
+        price = CASINO_PRICE * parse_profile(info[label][0]).packs
+        cas, cas_lo, cas_hi = mean_ci(CASINO_PER_CARD * banked - price)
         rows.append(
             {
                 "profile": label,
@@ -709,7 +712,7 @@ class Report:
                 "solved (`--residue`); without a subsample only the bounds are given. "
                 "Rows settled from a related profile (`--settle`) count as decided. Bounds are not "
                 "intervals: they count every unknown deal lost (or at its banked) and won "
-                "(or at 52).",
+                "(or at every card: 52, or 104 under double).",
             ]
         if self.unfinished():
             out += ["", "**Unfinished runs**: " + "; ".join(c.warning() for c in self.unfinished())]

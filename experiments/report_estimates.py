@@ -25,6 +25,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from canfield.engine.profiles import parse_profile
 from canfield.experiments.estimate import TwoPhase, mean_banked, win_share
 from canfield.experiments.sweep.attempts import RELATION_PREFIX
 from canfield.experiments.sweep.escalation_spec import nodes_text
@@ -63,12 +64,15 @@ def estimates_table(df: pd.DataFrame) -> pd.DataFrame:
         banked = mean_banked(
             g["phase1_result"], g["result"], g["banked"], done, g["banked_upper"], **phases
         )
+        # an unknown deal banks at most every card of its game (104 for double)
+        cards = parse_profile(g["profile"].iloc[0]).cards
         n = len(g)
         counts = {r: int((g["result"] == r).sum()) for r in ("won", "lost", "unknown")}
         decided = counts["won"] + counts["lost"]
         row = {
             "profile": label,
             "deals": n,
+            "cards": cards,
             **{f"proven_{r}" if r != "unknown" else r: k for r, k in counts.items()},
             **{f"{r}_pct": 100 * k / n for r, k in counts.items()},
             "won_share_of_decided_pct": 100 * counts["won"] / decided if decided else math.nan,
@@ -114,7 +118,7 @@ def estimates_display(t: pd.DataFrame, name: str) -> pd.DataFrame:
                 f"{k} ({p:.1f}%)" for k, p in zip(t[key], t[f"{r}_pct"], strict=True)
             ]
         out["won share of decided deals %"] = [_fmt(x, 1) for x in t["won_share_of_decided_pct"]]
-    worst, best = ("lost", "won") if pct else ("as banked", "52")
+    worst, best = ("lost", "won") if pct else ("as banked", _every_card(t))
     out[f"bounds{unit} (unknown={worst} .. unknown={best})"] = [
         f"{_fmt(lo, digits)} .. {_fmt(hi, digits)}"
         for lo, hi in zip(t[f"{name}_bound_lo"], t[f"{name}_bound_hi"], strict=True)
@@ -138,6 +142,11 @@ def estimates_display(t: pd.DataFrame, name: str) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _every_card(t: pd.DataFrame) -> str:
+    """Every card of the tables' games: ``52``, or ``52/104`` beside double."""
+    return "/".join(str(c) for c in sorted(set(t["cards"])))
+
+
 def _estimate_cell(row: pd.Series, name: str, digits: int) -> str:
     if math.isnan(row[f"{name}_est_low"]):
         if row["hard"] > 0 and row["subsample_drawn"] > row["subsample_solved"]:
@@ -157,7 +166,7 @@ def _estimate_cell(row: pd.Series, name: str, digits: int) -> str:
     same = all(row[f"{name}_{k}_low"] == row[f"{name}_{k}_high"] for k in ("est", "lo", "hi"))
     if row["residual_unknown"] == 0 and same:
         return case("low")
-    worst, best = ("lost", "won") if name == "win" else ("as banked", "52")
+    worst, best = ("lost", "won") if name == "win" else ("as banked", str(row["cards"]))
     return (
         f"residual={worst}: {case('low')}; residual={best}: {case('high')}; "
         f"union [{_fmt(row[f'{name}_union_lo'], digits)}, {_fmt(row[f'{name}_union_hi'], digits)}]"

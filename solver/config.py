@@ -49,3 +49,7 @@ DFS_FIRST_SHARE = 0.1
 #: ends the solve only with a win; otherwise the full search resumes, B1
 #: cutting against the probes' best banked count.
 PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
+#: Probes of the two-pack search (``solver.double_run``): a width (moves searched
+#: at each position below the root, best first) and the share of the time and
+#: node budgets each may spend before the full search takes what is left.
+DOUBLE_PROBES = ((2, 0.05), (3, 0.3))

@@ -23,6 +23,7 @@ from canfield.engine.version import __version__
 from canfield.solver import config
 from canfield.solver.budgets import parse_bytes, parse_seconds, slice_limits
 from canfield.solver.dfs_run import DfsRun, Path, Run
+from canfield.solver.double_run import solve_double
 from canfield.solver.layers_run import run_layers
 from canfield.solver.macros import SolverBug, expand_macros
 from canfield.solver.pruning import PRUNING_RULES, prune_mask
@@ -150,6 +151,8 @@ class Solver:
     ) -> SolveResult:
         """Search ``position`` within the budgets."""
         t0 = time.perf_counter()
+        if position.profile.packs == 2:
+            return self._solve_double(position, seconds, nodes, t0)
         if self.strategy == "layers" and int(position.game.rules[core.R_WORRY]):
             raise ValueError(
                 "the layered search needs worry=no (with worry, progress can fall); "
@@ -185,6 +188,33 @@ class Solver:
             children=int(stats[ST_CHILDREN]),
             strategy=self.strategy,
             stage=run.stage,
+        )
+
+    def _solve_double(
+        self, position: Position, seconds: float, nodes: int | None, t0: float
+    ) -> SolveResult:
+        """Two packs: the search of :mod:`solver.double_run` (depth-first only)."""
+        if self.strategy != "dfs":
+            raise ValueError("two packs (double) are searched depth-first only")
+        r = solve_double(position, seconds, nodes, self.memory, self.prune, self.probes)
+        g = position.game
+        return SolveResult(
+            result=r["result"],
+            banked=r["banked"],
+            moves=r["line"] if r["result"] == "won" else [],
+            best_line=r["line"],
+            nodes=r["nodes"],
+            seconds=time.perf_counter() - t0,
+            peak_table_bytes=r["peak_table_bytes"],
+            stop_reason=r["stop_reason"],
+            profile=position.profile.canonical(),
+            deal=g.deal_number,
+            base_rank=g.base,
+            reserve_left=len(r["end"].reserve()),
+            max_depth=r["max_depth"],
+            pruned=r["pruned"],
+            dead_ends=r["dead_ends"],
+            children=r["children"],
         )
 
     def _search(self, position: Position, seconds: float, nodes: int | None, t0: float) -> Run:

@@ -57,6 +57,7 @@ SETUPS: dict[str, Setup] = {
     "rainbow": Setup(61, 1),
     "selective": Setup(71, 1, pick="6C"),
     "superior": Setup(81, 3),
+    "double": Setup(91, 1),
 }
 
 AUTO_FILL = "reserve fills an empty column (auto)"

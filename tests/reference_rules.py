@@ -11,6 +11,9 @@ Conventions
   except ``stock``, which lists the cards in the order they will be turned
   (``stock[0]`` is turned next).
 - A foundation is just a count ``0..13``: its cards are implied by the base rank.
+- ``double`` (two packs): the two copies of a card are the same number; there
+  are five columns and eight foundations, two per suit, listed C C D D H H S S;
+  a card goes to the first of its suit's two that takes it.
 - Moves are the notation strings of docs/rules.md section 6 (``draw``, ``W>F``,
   ``T1>T2x4``, ``FH>T2`` ...).
 """
@@ -25,6 +28,11 @@ from canfield.engine.profiles import UNLIMITED, Profile
 
 N_COLUMNS = 4
 FULL_FOUNDATION = 13
+
+
+def packs_of(profile: Profile) -> int:
+    """Packs in the game: 2 for ``double`` (docs/rules.md section 3), else 1."""
+    return 2 if profile.preset == "double" else 1
 
 
 @dataclass
@@ -85,12 +93,22 @@ def ref_initial(cards: list[int], profile: Profile, pick: int | None = None) -> 
         The starting position, auto-filled if a column were empty.
     """
     cards = list(cards)
-    if sorted(cards) != list(range(52)):
-        raise ValueError("a deal needs the 52 distinct cards 0..51")
+    packs = packs_of(profile)
+    if sorted(cards) != sorted(list(range(52)) * packs):
+        raise ValueError(f"a deal needs each of the cards 0..51 {packs} time(s)")
     layout = profile.layout
     foundations = [0, 0, 0, 0]
 
-    if layout == "standard":
+    if packs == 2:
+        # Variegated Demon: the eight aces start the eight foundations; the
+        # other 96 cards in deal order are 13 reserve, 5 columns, 78 stock.
+        base = 0
+        foundations = [1] * 8
+        rest = [c for c in cards if rank_of(c) != 0]
+        reserve = rest[0:13]
+        columns = [[c] for c in rest[13:18]]
+        stock = rest[18:]
+    elif layout == "standard":
         reserve = cards[0:13]
         base_card = cards[13]
         columns = [[c] for c in cards[14:18]]
@@ -149,14 +167,24 @@ def foundation_top(state: RefState, suit: int) -> int | None:
     return suit * 13 + (state.base + count - 1) % 13
 
 
+def foundation_for(state: RefState, card: int) -> int | None:
+    """The index in ``state.foundations`` that takes ``card`` now, or None.
+
+    One pack: the suit's foundation. Two packs: the first of the suit's two.
+    """
+    packs = packs_of(state.profile)
+    for index in range(suit_of(card) * packs, (suit_of(card) + 1) * packs):
+        count = state.foundations[index]
+        # An empty foundation (count 0) wants the base rank itself; then up by
+        # one, wrapping K -> A; full at 13.
+        if count < FULL_FOUNDATION and rank_of(card) == (state.base + count) % 13:
+            return index
+    return None
+
+
 def fits_foundation(state: RefState, card: int) -> bool:
-    """Whether ``card`` may go onto its own suit's foundation now."""
-    count = state.foundations[suit_of(card)]
-    if count >= FULL_FOUNDATION:
-        return False
-    # An empty foundation (count 0) wants the base rank itself; then up by one,
-    # wrapping K -> A.
-    return rank_of(card) == (state.base + count) % 13
+    """Whether ``card`` may go onto a foundation of its suit now."""
+    return foundation_for(state, card) is not None
 
 
 def builds_on(state: RefState, x: int, y: int) -> bool:
@@ -320,7 +348,7 @@ def ref_legal_moves(state: RefState) -> set[str]:
 
 def _parse_column(text: str) -> int:
     """``'T3'`` -> 2; raises ValueError on anything else."""
-    if len(text) != 2 or text[0] != "T" or text[1] not in "1234":
+    if len(text) != 2 or text[0] != "T" or text[1] not in "12345":
         raise ValueError(f"not a column: {text!r}")
     return int(text[1]) - 1
 
@@ -387,7 +415,9 @@ def ref_apply(state: RefState, move: str) -> RefState:
         # Put it down.
         if dest == "F":
             assert len(unit) == 1
-            new.foundations[suit_of(unit[0])] += 1
+            index = foundation_for(new, unit[0])
+            assert index is not None
+            new.foundations[index] += 1
         else:
             new.columns[_parse_column(dest)].extend(unit)
 
@@ -467,7 +497,7 @@ def ref_status(state: RefState) -> str:
     reaches a position with a move that advances play. Explored by brute
     force over whole positions.
     """
-    if ref_banked(state) == 52:
+    if ref_banked(state) == 52 * packs_of(state.profile):
         return "won"
     start_banked = ref_banked(state)
     seen = {ref_key(state)}
@@ -492,15 +522,16 @@ def ref_check_invariants(state: RefState) -> None:
     column is one built run, and under fill=auto no column is empty while the
     reserve has cards.
     """
+    packs = packs_of(state.profile)
     on_foundations = []
-    for suit in range(4):
-        count = state.foundations[suit]
+    for index, count in enumerate(state.foundations):
+        suit = index // packs
         assert 0 <= count <= FULL_FOUNDATION, state.foundations
         on_foundations += [suit * 13 + (state.base + i) % 13 for i in range(count)]
     everything = on_foundations + state.reserve + state.stock + state.waste
     for col in state.columns:
         everything += col
         assert is_built_run(state, col), col
-    assert sorted(everything) == list(range(52)), sorted(everything)
+    assert sorted(everything) == sorted(list(range(52)) * packs), sorted(everything)
     if state.profile.fill == "auto" and state.reserve:
         assert all(state.columns), state.columns

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_rules import (
+    N_COLUMNS,
     RefState,
     _auto_fill,
     builds_on,
@@ -44,6 +45,9 @@ OVERRIDES = [
     "superior:moves=any",
     "cardgames:space=waste",
     "rainbow:passes=3",
+    "double:passes=inf",
+    "double:moves=whole,space=any",
+    "double:draw=1,wrap=base",
 ]
 PROFILES = list(PRESETS) + OVERRIDES
 
@@ -76,6 +80,15 @@ def _progress_rank(move: str) -> int:
     if move.startswith("F"):
         return 5  # worry: back from a foundation
     return 4  # draw / redeal
+
+
+def greedy_move(moves: list[str], rng: random.Random, greedy: float) -> str:
+    """With probability ``greedy`` a card move of the most progress, else any move."""
+    if rng.random() >= greedy:
+        return rng.choice(moves)
+    cards = [m for m in moves if m not in ("draw", "redeal")] or moves
+    best = min(_progress_rank(m) for m in cards)
+    return rng.choice([m for m in cards if _progress_rank(m) == best])
 
 
 def choose(moves: list[str], c: int) -> str:
@@ -131,6 +144,11 @@ def rebuild(pos: Position, columns=None, **changes) -> Position:
     )
 
 
+def stock_room(profile) -> int:
+    """Most cards stock and waste hold together: 34, or 78 for two packs."""
+    return 34 if profile.packs == 1 else 78
+
+
 def engine_moves(pos: Position) -> list[str]:
     moves = [str(m) for m in pos.legal_moves()]
     assert len(moves) == len(set(moves)), f"engine lists a move twice: {sorted(moves)}"
@@ -145,7 +163,7 @@ class Game:
         self.profile = parse_profile(profile)
         self.deal = deal
         self.pick = pick
-        cards = deal_cards(deal)
+        cards = deal_cards(deal, self.profile.packs)
         selective = self.profile.layout == "selective"
         self.pos = Position.from_deal(
             deal, self.profile, pick=cards[13 + pick] if selective else None
@@ -193,7 +211,8 @@ class Game:
         # from_parts makes a new stock order from waste+stock, so the header
         # word can differ once stock cards were played; the columns cannot.
         k, kb = pos.key(), back.key()
-        assert kb[1:] == k[1:], f"from_parts changes the column key, {self.where()}"
+        head = pos.profile.packs  # header words before the columns: 1, or 2 for double
+        assert kb[head:] == k[head:], f"from_parts changes the column key, {self.where()}"
         if len(snap["stock"]) + len(snap["waste"]) == len(pos.game.stock):
             assert kb == k, f"from_parts changes the key, {self.where()}"
         assert rebuild(back).key() == kb, f"from_parts not idempotent, {self.where()}"
@@ -239,13 +258,7 @@ def test_many_deep_games(profile: str) -> None:
         for step in range(500):
             if not moves:
                 break
-            if rng.random() < 0.8:
-                cards = [m for m in moves if m not in ("draw", "redeal")] or moves
-                best = min(_progress_rank(m) for m in cards)
-                move = rng.choice([m for m in cards if _progress_rank(m) == best])
-            else:
-                move = rng.choice(moves)
-            g.play(move)
+            g.play(greedy_move(moves, rng, 0.8))
             check_status = step % 10 == 9
             moves = g.check(status=check_status, roundtrip=step % 4 == 0)
             snap = g.pos.snapshot()
@@ -264,15 +277,26 @@ def test_many_deep_games(profile: str) -> None:
 
 
 def random_parts(rng: random.Random, profile) -> dict | None:
-    """A random legal position under ``profile`` as from_parts arguments, or None."""
-    base = rng.randrange(13)
+    """A random legal position under ``profile`` as from_parts arguments, or None.
+
+    Two packs (``double``): base A, eight foundations with the higher of a
+    suit's two first (the order play keeps them in), five columns.
+    """
+    packs = profile.packs
+    base = rng.randrange(13) if packs == 1 else 0
     probe = RefState(profile=profile, base=base)
-    foundations = [rng.choice([0, rng.randrange(14), 13 - rng.randrange(4)]) for _ in range(4)]
-    on_f = {su * 13 + (base + i) % 13 for su in range(4) for i in range(foundations[su])}
-    free = [c for c in range(52) if c not in on_f]
+    foundations = [
+        rng.choice([0, rng.randrange(14), 13 - rng.randrange(4)]) for _ in range(4 * packs)
+    ]
+    if packs == 2:
+        foundations = [n for su in range(4) for n in sorted(foundations[2 * su : 2 * su + 2])[::-1]]
+    free = list(range(52)) * packs
+    for f, n in enumerate(foundations):
+        for i in range(n):
+            free.remove((f // packs) * 13 + (base + i) % 13)
     rng.shuffle(free)
     columns: list[list[int]] = []
-    for _ in range(4):
+    for _ in range(N_COLUMNS + packs - 1):
         target = rng.choice([0, 1, 2, rng.randrange(1, 15), rng.randrange(10, 53)])
         col: list[int] = []
         if target and free:
@@ -281,9 +305,10 @@ def random_parts(rng: random.Random, profile) -> dict | None:
         columns.append(col)
     rng.shuffle(columns)
     rest = len(free)
-    if rest > 13 + 34:
+    most = stock_room(profile)
+    if rest > 13 + most:
         return None
-    lo, hi = max(0, rest - 34), min(13, rest)
+    lo, hi = max(0, rest - most), min(13, rest)
     n_res = rng.choice([lo, hi, rng.randint(lo, hi)])
     # Under fill=auto an empty column with reserve cards left is filled by
     # from_parts at once (and by the reference's auto-fill): both must agree.
@@ -355,12 +380,14 @@ def _mutations(pos: Position) -> dict[str, Position]:
         r = (snap["redeals"] + 1) % passes
         out["another redeal count"] = rebuild(pos, redeals=r)
     total = len(snap["stock"]) + len(snap["waste"])
-    for su in range(4):
+    room = stock_room(pos.profile)
+    packs = pos.profile.packs
+    for su in range(len(found)):
         if found[su]:
-            top = su * 13 + (snap["base"] + found[su] - 1) % 13
+            top = (su // packs) * 13 + (snap["base"] + found[su] - 1) % 13
             f = list(found)
             f[su] -= 1
-            if total < 34:
+            if total < room:
                 out[f"foundation {su} top to waste"] = rebuild(
                     pos, foundations=f, waste=snap["waste"] + [top]
                 )
@@ -371,7 +398,7 @@ def _mutations(pos: Position) -> dict[str, Position]:
             break
     probe = RefState(profile=pos.profile, base=snap["base"])
     for i, col in enumerate(cols):
-        if len(col) >= 2 and total < 34:
+        if len(col) >= 2 and total < room:
             new = [list(c) for c in cols]
             card = new[i].pop()
             out[f"column {i + 1} top to waste"] = rebuild(
@@ -387,7 +414,8 @@ def _mutations(pos: Position) -> dict[str, Position]:
                 ):
                     swapped = [list(c) for c in cols]
                     swapped[i][-1] = other
-                    stock = [card if c == other else c for c in snap["stock"]]
+                    stock = list(snap["stock"])
+                    stock[stock.index(other)] = card  # one copy (two packs: two)
                     out[f"column {i + 1} top {card_str(card)}->{card_str(other)}"] = rebuild(
                         pos, columns=swapped, stock=stock
                     )
@@ -399,7 +427,7 @@ def _mutations(pos: Position) -> dict[str, Position]:
                 new = [list(c) for c in cols]
                 new[j].append(new[i].pop())
                 out[f"top of column {i + 1} onto column {j + 1}"] = rebuild(pos, columns=new)
-    if snap["reserve"] and total < 34:
+    if snap["reserve"] and total < room:
         out["reserve top to waste"] = rebuild(
             pos, reserve=snap["reserve"][:-1], waste=snap["waste"] + [snap["reserve"][-1]]
         )
@@ -412,6 +440,16 @@ def check_key_properties(pos: Position, perm: list[int], where: str) -> None:
     permuted = rebuild(base, columns=[cols[p] for p in perm])
     assert permuted.key() == base.key(), f"column order changes the key: {where} perm={perm}"
     assert rebuild(permuted).key() == base.key(), where
+    if pos.profile.packs == 2:
+        # the two foundations of a suit are interchangeable: swapping any
+        # pair keeps the key (from_parts takes them in either order)
+        found = base.snapshot()["foundations"]
+        for su in range(4):
+            swapped = list(found)
+            swapped[2 * su], swapped[2 * su + 1] = found[2 * su + 1], found[2 * su]
+            assert rebuild(base, foundations=swapped).key() == base.key(), (
+                f"swapping the two {su} foundations changes the key: {where}"
+            )
     for what, other in _mutations(base).items():
         if canon(other.snapshot()) == canon(base.snapshot()):
             continue  # e.g. a foundation card to an empty waste under auto-fill
@@ -479,3 +517,53 @@ def test_status_agrees_where_only_column_moves_remain() -> None:
             card_moves = [m for m in engine_moves(pos) if m not in ("draw", "redeal")]
             shuffles_only[profile] += status == "blocked" and bool(card_moves)
     assert sum(shuffles_only.values()) >= 5, shuffles_only
+
+
+# ---------------------------------------------------------------------------
+# double (two packs): the key under column permutations and foundation swaps
+# ---------------------------------------------------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(deal=deals, seq=choices, perm=st.permutations(range(5)))
+def test_double_key_from_playout(deal: int, seq: list[int], perm) -> None:
+    g = Game("double", deal)
+    moves = g.check(roundtrip=False)
+    for c in seq:
+        if not moves:
+            break
+        g.play(choose(moves, c))
+        moves = g.check(roundtrip=False)
+    check_key_properties(g.pos, list(perm), g.where())
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), perm=st.permutations(range(5)))
+def test_double_key_arbitrary(seed: int, perm) -> None:
+    pos, _, parts = random_position(seed, "double")
+    check_key_properties(pos, list(perm), f"profile=double seed={seed}: {parts}")
+
+
+def test_double_deep_games_agree() -> None:
+    """Mostly greedy random games of ``double`` reach late positions (reserve
+    out, spaces, both foundations of a suit used, long runs) in lock step."""
+    rng = random.Random(20261130)
+    reached = {"reserve empty": 0, "space": 0, "second foundation": 0, "long run": 0, "ended": 0}
+    for _ in range(12):
+        g = Game("double", rng.randrange(2**64))
+        moves = g.check(status=True)
+        for step in range(600):
+            if not moves:
+                break
+            g.play(greedy_move(moves, rng, 0.85))
+            check_status = step % 25 == 24
+            moves = g.check(status=check_status, roundtrip=step % 10 == 0)
+            snap = g.pos.snapshot()
+            reached["reserve empty"] += not snap["reserve"]
+            reached["space"] += any(not col for col in snap["columns"])
+            reached["second foundation"] += any(n > 1 for n in snap["foundations"][1::2])
+            reached["long run"] += max(len(col) for col in snap["columns"]) > 8
+            if check_status and g.pos.status() != "playing":
+                reached["ended"] += 1
+                break
+    assert all(reached.values()), reached

@@ -62,3 +62,48 @@ def test_bad_deal_number_on_the_command_line_is_one_error_line(bad):
     with pytest.raises(DealNumberError) as raised:
         deal_cards(int(bad))
     assert assert_user_error(run("deal", bad)) == f"error: {raised.value}"
+
+
+# docs/rules.md "Deal numbers for double": the deck 0..103 shuffled the same
+# way, each index read as the card index % 52 (the two copies written alike)
+DOUBLE_VECTORS = {
+    0: "3D 8S JC 6C 4D 2H TC 7D AH 8D TD 6C AH KS JH KD 5D 9D 5S 9C 3H QH 5H JS QC TD 8C "
+    "3H JH 2C AC 9C KS KH 4S 7H 5C 9H 6D 2D 2C 6S 3C KC AC QS JD 8H 4C 9H 5H 3D 6H QH 5C "
+    "6D 8C AD 7C 7D 8D 6H TS 4S 8S QC 2D 7H 2S 2H 9D QS 5D KD 3S 4H 7C 4D JS 3S 7S 3C TC "
+    "JD AS 2S JC KH QD 9S 4H 6S 4C AD 7S TH AS 8H TS 9S KC 5S QD TH",
+    1: "6H 7H JC 8C KS 7D 6S 8C 6C 9C 5C TH KD JH AH QS TS 4D 3C 4C JC 9S JS KC 5S 3S 7S "
+    "AC 8S 9C 8D 9D QD 3D 6C 7D AS AD AS 6D 6H KH 3H KC JS TD 5S 5D 2D 3S 2C 8H 7C 4S 8H "
+    "2H JH 2S 9H 2C 5C 9S 5H 7C 3C 6S 2S AH TH 4S 9H QH 4C 4D QS QH 2H 9D 4H QC KS TC 7H "
+    "6D 5D 5H AD TS 2D KH QD 3H 8S QC 3D 8D TD KD JD TC JD AC 4H 7S",
+}
+
+
+def _plain_two_pack_shuffle(number: int) -> list[int]:
+    """The rules.md recipe written out once more, step by step, from the
+    raw SplitMix64 outputs (independent of deal_cards' loop)."""
+    outputs = splitmix64(number)
+    deck = list(range(104))
+    i = 103
+    while i >= 1:
+        j = next(outputs) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+        i -= 1
+    return [index % 52 for index in deck]
+
+
+@pytest.mark.parametrize("number", sorted(DOUBLE_VECTORS))
+def test_double_deal_vectors(number):
+    assert cards_str(deal_cards(number, packs=2)) == DOUBLE_VECTORS[number]
+    assert deal_cards(number, packs=2) == _plain_two_pack_shuffle(number)
+
+
+@pytest.mark.parametrize("number", [0, 1, 99, 2**64 - 1])
+def test_double_deals_hold_every_card_twice(number):
+    cards = deal_cards(number, packs=2)
+    assert sorted(cards) == sorted(list(range(52)) * 2)
+    assert parse_deck(cards_str(cards), packs=2) == cards
+
+
+def test_double_deals_differ_from_single_deals():
+    assert deal_cards(5, packs=2)[:52] != deal_cards(5)
+    assert len({tuple(deal_cards(n, packs=2)) for n in range(30)}) == 30

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from test_cli import assert_user_error, run
 
 from canfield.engine.cards import parse_card
 from canfield.engine.notation import Move, NotationError, Pick, parse_move, read_moves
+from canfield.engine.position import IllegalMove, Position
 
 
 def all_move_texts() -> list[str]:
@@ -73,7 +76,7 @@ def test_pick():
         "R>R",
         "T1>R",
         "T2>W",
-        "T5>T1",
+        "T6>T1",
         "T0>T1",
         "T1>T1",
         "T1>T2x0",
@@ -143,3 +146,28 @@ def test_bad_move_line_on_the_command_line_is_one_error_line():
         read_moves(moves)
     line = assert_user_error(run("replay", "--deal", "1", "-", input=moves))
     assert line == f"error: {raised.value}"
+
+
+@pytest.mark.parametrize("text", ["T5>T1", "W>T5", "T2>T5x2"])
+def test_fifth_column_reads_but_exists_only_under_double(text):
+    move = parse_move(text)
+    assert str(move) == text
+    with pytest.raises(IllegalMove, match="no column 5 under strict"):
+        Position.from_deal(0).apply(move)
+
+
+def test_fifth_column_plays_under_double():
+    """Moves from and to column 5 are offered, read back and play under double."""
+    pos = Position.from_deal(91, "double")
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(300):
+        moves = pos.legal_moves()
+        for move in (m for m in moves if "T5" in str(m)):
+            assert parse_move(str(move)) == move
+            pos.apply(str(move))
+            seen.add("from" if move.src == "T5" else "to")
+        pos = pos.apply(rng.choice(moves))
+        if seen == {"from", "to"}:
+            break
+    assert seen == {"from", "to"}, seen

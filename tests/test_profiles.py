@@ -138,7 +138,12 @@ def test_canonical_round_trip_over_many_overrides():
     count = 0
     for preset in PRESETS:
         for overrides in _override_combos():
-            p = parse_profile(f"{preset}:{overrides}")
+            try:
+                p = parse_profile(f"{preset}:{overrides}")
+            except ProfileError:
+                # double refuses the options its kernels do not play (DOUBLE_FIXED)
+                assert preset == "double", overrides
+                continue
             assert parse_profile(p.canonical()) == p
             assert parse_profile(p.full()) == p
             assert parse_profile(p.canonical()).canonical() == p.canonical()

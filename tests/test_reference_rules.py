@@ -601,7 +601,7 @@ def test_random_play_keeps_invariants(preset: str):
     rng = random.Random(preset)
     for deal in range(3):
         pick = rng.randrange(5) if profile.layout == "selective" else None
-        s = ref_initial(deal_cards(deal), profile, pick)
+        s = ref_initial(deal_cards(deal, profile.packs), profile, pick)
         for _ in range(150):
             ref_check_invariants(s)
             moves = sorted(ref_legal_moves(s))

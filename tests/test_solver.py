@@ -12,6 +12,7 @@ import random
 import pytest
 from reference_rules import (
     RefState,
+    packs_of,
     ref_apply,
     ref_banked,
     ref_from_snapshot,
@@ -52,6 +53,7 @@ def brute_force(pos: Position, cap: int = 60_000) -> tuple[str, int] | None:
     seen = {ref_key(start)}
     todo = [start]
     best = ref_banked(start)
+    every = 52 * packs_of(pos.profile)  # 104 for double
     while todo:
         st = todo.pop()
         for mv in ref_legal_moves(st):
@@ -61,8 +63,8 @@ def brute_force(pos: Position, cap: int = 60_000) -> tuple[str, int] | None:
                 continue
             seen.add(k)
             b = ref_banked(nxt)
-            if b == 52:
-                return "won", 52
+            if b == every:
+                return "won", every
             best = max(best, b)
             todo.append(nxt)
             if len(seen) > cap:
@@ -164,7 +166,8 @@ def test_each_rule_on_and_off_agree_on_deals(rule, profiles):
 REPLAY_DEALS = {"rainbow": ([1], 600_000)}
 
 
-@pytest.mark.parametrize("profile", sorted(PRESETS))
+# double's wins replay in tests/test_double.py (late positions: few deals win at this budget)
+@pytest.mark.parametrize("profile", sorted(p for p in PRESETS if PRESETS[p].packs == 1))
 def test_solutions_replay_to_a_win_for_every_preset(profile):
     won = 0
     deals, nodes = REPLAY_DEALS.get(profile, (range(12), 30_000))

@@ -5,7 +5,7 @@ Every preset is played through its golden playthrough's moves
 (``tests/playthroughs/``); each frame's table must be the engine's position
 after that many moves (a fill frame's predecessor the derived before-fill
 position, which the engine's own ``auto_fill`` must turn into the engine's
-position). ``double`` does not exist in the engine yet and is not tested.
+position), ``double`` (two packs) included.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from canfield.engine.notation import Move, parse_move
 from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS
 from canfield.experiments.cli import main
-from canfield.experiments.view import frames as frames_mod
 from canfield.experiments.view.frames import FillMismatch, frames, positions, split_fill, table
 from canfield.experiments.view.html import page, view_page
 from canfield.experiments.view.words import describe
@@ -103,7 +102,7 @@ def test_fill_derivation_is_checked_by_the_engines_auto_fill(monkeypatch):
     core.auto_fill(s, mid.game.arr, mid.game.rules)
     assert np.array_equal(s, after.state)
     # a fill the engine would not make is caught
-    monkeypatch.setattr(frames_mod.core, "auto_fill", lambda s, g, r: None)
+    monkeypatch.setattr(core, "auto_fill", lambda s, g, r: None)  # what game.core is
     with pytest.raises(FillMismatch):
         split_fill(start, move, after)
 

@@ -36,7 +36,7 @@ COMMANDS: dict[str, str] = {
 #: Command name -> its one-line help, so ``canfield --help`` imports no
 #: command module (tests/test_cli_inputs.py keeps them equal to the commands').
 SUMMARIES: dict[str, str] = {
-    "deal": "Print the 52 cards of deal N (0 <= N < 2^64), top of the deck first.",
+    "deal": "Print the 52 cards of deal N (104 under double), top of the deck first.",
     "replay": "Replay a move list (docs/rules.md section 6) on one deal or position and "
     "report the result.",
     "solve": "Solve deal N, or deals or positions: won (with a solution), lost (proof) or unknown.",
@@ -65,7 +65,7 @@ def main() -> None:
 
     Profiles (docs/rules.md section 3): strict (default), hevagames, cardgames,
     cardgames-draw1, solvitaire, storehouse, rainbow, selective, superior,
-    optionally with overrides such as strict:draw=1 or cardgames:worry=no.
+    double (two packs), optionally with overrides such as strict:draw=1 or cardgames:worry=no.
     """
 
 

@@ -21,11 +21,14 @@ from canfield.experiments.cli.outputs import writable_file, writing
 def deal_cmd(
     number: int, profile: str, show: bool, pick: str | None, png: str | None, svg: str | None
 ) -> None:
-    """Print the 52 cards of deal N (0 <= N < 2^64), top of the deck first."""
+    """Print the 52 cards of deal N (104 under double), top of the deck first.
+
+    0 <= N < 2^64. The two-pack profile double deals every card twice.
+    """
     prof = parse_profile(profile)
     picked = parse_pick(pick)
     check_pick(prof, picked)
-    cards = deal_cards(number)
+    cards = deal_cards(number, prof.packs)
     pictures = [(writable_file(p, f"--{fmt}"), fmt) for fmt, p in (("png", png), ("svg", svg)) if p]
     if pictures:
         pos = start_position(cards, number, prof, picked)

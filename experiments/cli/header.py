@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from canfield.engine.profiles import parse_profile
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.sources import Source
 
@@ -34,7 +35,8 @@ def header_line(source: Source, profile: str, pick: str | None, result: str, ban
     fields = [source.label(), f"profile {profile}"]
     if pick:
         fields.append(f"pick {pick}")
-    return "# " + "  ".join([*fields, result, f"banked {banked}/52"])
+    total = 52 * parse_profile(profile).packs
+    return "# " + "  ".join([*fields, result, f"banked {banked}/{total}"])
 
 
 def _parse(line: str) -> Header | None:

@@ -72,7 +72,7 @@ def _start(source: Source, prof: Profile | None, pick: int | None) -> Position:
         return source.read_position(prof)
     prof = prof if prof is not None else parse_profile(None)
     check_pick(prof, pick)
-    return start_position(source.deck(), source.deal, prof, pick)
+    return start_position(source.deck(prof.packs), source.deal, prof, pick)
 
 
 def start_of(
@@ -191,7 +191,7 @@ def replay_cmd(
     pos = play_entries(pos, entries, print_step if show else None)[-1]
     if show:
         click.echo()
-    click.echo(f"banked {pos.banked}/52  {pos.status()}")
+    click.echo(f"banked {pos.banked}/{pos.game.n_cards}  {pos.status()}")
 
 
 def _check_agrees(

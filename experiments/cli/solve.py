@@ -56,6 +56,8 @@ def _job(source: Source, asked: Profile | None, pick: int | None, strategy: str)
             f"--strategy layers needs worry=no ({prof.canonical()} lets cards come back, "
             "so progress can fall); use --strategy dfs"
         )
+    if strategy == "layers" and prof.packs == 2:
+        fail("two packs (double) are searched depth-first only; use --strategy dfs")
     return _Job(source, prof, pos)
 
 
@@ -277,7 +279,8 @@ def _write_view(path, job: _Job, r: SolveResult) -> None:
 
     line = r.moves if r.result == "won" else r.best_line
     moves = [parse_move(m) for m in line]
-    title = f"{job.source.label()}  profile {r.profile}  {r.result}  banked {r.banked}/52"
+    total = job.position.game.n_cards
+    title = f"{job.source.label()}  profile {r.profile}  {r.result}  banked {r.banked}/{total}"
     with writing(path.parent):
         write(path, view_page(job.position, moves, title))
     click.echo(f"wrote {path} ({len(moves)} moves)", err=True)

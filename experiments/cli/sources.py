@@ -51,12 +51,12 @@ class Source:
         """The fields that are set."""
         return {k: v for k, v in asdict(self).items() if v is not None}
 
-    def deck(self) -> list[int] | None:
-        """The deal's 52 cards; None for a position."""
+    def deck(self, packs: int = 1) -> list[int] | None:
+        """The deal's 52 cards (104 with ``packs=2``); None for a position."""
         if self.deal is not None:
-            return deal_cards(self.deal)
+            return deal_cards(self.deal, packs)
         if self.cards is not None:
-            return parse_deck(self.cards)
+            return parse_deck(self.cards, _packs_of(self.cards))
         return None
 
     def read_position(self, profile: Profile | str | None) -> Position:
@@ -67,9 +67,15 @@ class Source:
             fail(f"{self.position}: {exc}")
 
 
+def _packs_of(text: str) -> int:
+    """2 for a deal of 104 card tokens (``double``), else 1."""
+    return 2 if len(text.replace(",", " ").split()) == 104 else 1
+
+
 def cards_source(text: str) -> Source:
-    """The source of ``--cards TEXT`` (checked: 52 distinct cards)."""
-    return Source(cards=cards_str(parse_deck(text)))
+    """The source of ``--cards TEXT`` (checked: 52 distinct cards, or 104
+    holding every card twice for ``double``)."""
+    return Source(cards=cards_str(parse_deck(text, _packs_of(text))))
 
 
 def _line_source(token_text: str, folder: Path | None) -> Source:
@@ -122,7 +128,7 @@ def read_one(path: str) -> Source:
     A deal written over several lines (52 tokens in all) is one deal too.
     """
     text = read_text(path)
-    if len(strip_comments(text).split()) == 52:
+    if len(strip_comments(text).split()) in (52, 104):
         return cards_source(strip_comments(text))
     sources = read_list(path, text)
     if len(sources) != 1:

@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from canfield.experiments.estimate import ALL_CARDS
+from canfield.engine.profiles import parse_profile
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_spec import read_escalation
 from canfield.experiments.sweep.files import fsync_dir, move_aside, write_atomically
@@ -255,19 +255,22 @@ def _banked_upper(out: pd.DataFrame, banked: dict[tuple[int, str], int]) -> list
     settled from the larger profile bounds banked by the larger's (exact) count
     (docs/relations.md), the row's own best line being only a lower bound."""
     upper = []
-    for deal, result, by, own in zip(
+    # every card of the game: 52, or 104 for two packs
+    cards = {p: parse_profile(p).cards for p in set(out["profile"])}
+    for deal, profile, result, by, own in zip(
         out["deal"].astype("int64").tolist(),
+        out["profile"],
         out["result"],
         out["decided_by"],
         out["banked"].tolist(),
         strict=True,
     ):
         if result == "unknown":
-            upper.append(ALL_CARDS)
+            upper.append(cards[profile])
         elif result == "lost" and by.startswith(RELATION_PREFIX):
             # the related row is in the run escalate settled it from; without it
-            # (rows edited by hand) 52 is still a bound
-            upper.append(banked.get((deal, by[len(RELATION_PREFIX) :]), ALL_CARDS))
+            # (rows edited by hand) every card of the game is still a bound
+            upper.append(banked.get((deal, by[len(RELATION_PREFIX) :]), cards[profile]))
         else:
             upper.append(int(own))
     return upper

@@ -150,8 +150,8 @@ def _solved(pos: Position, seconds: float, nodes: int | None, memory: int | None
     return Point(0, r.result, r.banked, exact, "solved", r.nodes, list(r.moves))
 
 
-def _infer(points: list[Point]) -> None:
-    """Apply the two inferences of the module doc, in place."""
+def _infer(points: list[Point], cards: int) -> None:
+    """Apply the two inferences of the module doc, in place (``cards``: all of the game)."""
     won = [i for i, p in enumerate(points) if p.fate == "won"]
     lost = [i for i, p in enumerate(points) if p.fate == "lost"]
     if won and lost and lost[0] < won[-1]:
@@ -161,7 +161,7 @@ def _infer(points: list[Point]) -> None:
     for i in range(won[-1] if won else -1):
         if points[i].fate == "unknown":
             points[i].fate, points[i].how = "won", "inferred"
-            points[i].banked, points[i].exact = 52, True
+            points[i].banked, points[i].exact = cards, True
     for i in range(lost[0] + 1 if lost else len(points), len(points)):
         if points[i].fate == "unknown":
             points[i].fate, points[i].how = "lost", "inferred"
@@ -220,14 +220,15 @@ def analyse(
         prev = points[-1] if points else None
         if prev is not None and prev.fate == "won" and prev.solution:
             if str(parse_move(prev.solution[0])) == names[i - 1]:
-                points.append(Point(i, "won", 52, True, "solution", 0, prev.solution[1:]))
+                won = Point(i, "won", pos.game.n_cards, True, "solution", 0, prev.solution[1:])
+                points.append(won)
                 continue
         point = _solved(pos, seconds, nodes, memory)
         point.moves = i
         points.append(point)
         if progress is not None:
             progress(i + 1, len(line))
-    _infer(points)
+    _infer(points, start.game.n_cards)
     return Analysis(
         start.profile.canonical(),
         names,

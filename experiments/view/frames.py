@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from canfield.engine import core
 from canfield.engine.cards import card_str
 from canfield.engine.notation import Move
 from canfield.engine.position import Position
@@ -91,21 +90,22 @@ def split_fill(before: Position, move: Move, after: Position) -> tuple[Position,
     if held == left:
         return None
     game, rules = after.game, after.game.rules
+    kern = game.core  # engine.core, or engine.core_double for two packs
     s = after.state.copy()
     fills = []
     # the engine fills the empty columns left to right, each from the reserve top
     for card in reversed(game.reserve[left:held]):
         col = next(
             c
-            for c in range(core.N_COLS)
-            if core.col_len(s, c) == 1 and core.col_card(s, c, 0, rules) == card
+            for c in range(kern.N_COLS)
+            if kern.col_len(s, c) == 1 and kern.col_card(s, c, 0, rules) == card
         )
         fills.append((col + 1, card_str(card)))
     for col, _ in fills:
-        core.col_pop(s, col - 1, np.int64(1), rules)
-    core.set_res_count(s, held)
+        kern.col_pop(s, col - 1, np.int64(1), rules)
+    kern.set_res_count(s, held)
     check = s.copy()
-    core.auto_fill(check, game.arr, rules)
+    kern.auto_fill(check, game.arr, rules)
     if not np.array_equal(check, after.state):
         raise FillMismatch(f"the fill after {move} does not derive back to the engine's position")
     return Position(game, s), fills

@@ -130,7 +130,7 @@ function render() {
   st.dataset.step = at;
   st.textContent = 'step ' + at + ' of ' + (F.length - 1) + ' \u00b7 move ' + f.moves +
     ' of ' + D.moves + ' \u00b7 base ' + 'A23456789TJQK'[t.base] +
-    ' \u00b7 banked ' + t.banked + '/52 \u00b7 ' + t.status +
+    ' \u00b7 banked ' + t.banked + '/' + t.cards + ' \u00b7 ' + t.status +
     (t.passes ? ' \u00b7 pass ' + (t.redeals + 1) + ' of ' + t.passes : '');
   document.getElementById('move').textContent =
     f.kind === 'start' ? 'the deal' : (f.kind === 'fill' ? 'automatic fill: ' : f.moves + '. ' +

@@ -42,10 +42,10 @@ def table_of(
     -------
     dict
         ``base`` (rank index), ``foundations`` (one ``{"suit", "count",
-        "top"}`` per foundation, suits in order, repeating for a second pack),
+        "top"}`` per foundation, suits in order, a suit's two together for two packs: C C D D ...),
         ``reserve`` (cards bottom first, ``visible``: how many at the top are
         face up), ``columns`` (bottom first), ``stock`` (next card first),
-        ``waste`` (bottom first), ``redeals``, ``passes``, ``banked``,
+        ``waste`` (bottom first), ``redeals``, ``passes``, ``banked``, ``cards`` (52 or 104),
         ``status``. Cards are strings such as ``"7H"``.
     """
     counts = list(snap["foundations"])
@@ -54,9 +54,9 @@ def table_of(
         "base": snap["base"],
         "foundations": [
             {
-                "suit": SUITS[i % 4],
+                "suit": SUITS[i * 4 // len(counts)],
                 "count": n,
-                "top": foundation_top(i % 4, n, snap["base"]),
+                "top": foundation_top(i * 4 // len(counts), n, snap["base"]),
             }
             for i, n in enumerate(counts)
         ],
@@ -68,5 +68,6 @@ def table_of(
         "redeals": snap["redeals"],
         "passes": passes,
         "banked": sum(counts),
+        "cards": 13 * len(counts),
         "status": status,
     }

@@ -1,0 +1,223 @@
+"""Solve a two-pack (``double``) position: the driver of :mod:`solver.double_dfs`.
+
+Runs the resumable kernel in chunks (checking the clock between them),
+grows its stack and table on demand within the memory budget, and replays
+every line it reports through the engine before returning it. "unknown"
+(a budget ran out) is never reported as "lost".
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from canfield.engine import core, core_double
+from canfield.engine.notation import Move
+from canfield.engine.position import Position
+from canfield.solver import config
+from canfield.solver.double_dfs import TOO_MANY_MOVES, macro_parts, run, start, tt_rehash
+from canfield.solver.macros import SolverBug
+from canfield.solver.stats import (
+    EXHAUSTED,
+    N_STATS,
+    ST_BEST,
+    ST_BESTLEN,
+    ST_CHILDREN,
+    ST_DEAD,
+    ST_ENTRIES,
+    ST_MAXDEPTH,
+    ST_NODES,
+    ST_PRUNED,
+    TABLE_FULL,
+    TOO_DEEP,
+    WON,
+)
+
+#: Macro moves one level of the stack has room for.
+LEVEL_MOVES = 1024
+#: Bytes a table slot takes: the 12-word key and its "used" byte.
+SLOT_BYTES = 8 * core_double.KEY_WORDS + 1
+
+
+class _Stack:
+    """The search path: a state, the macro moves and the move index per level."""
+
+    def __init__(self, depth: int) -> None:
+        self.states = np.zeros((depth, core_double.STATE_LEN), np.uint64)
+        self.moves = np.zeros((depth, LEVEL_MOVES), np.int64)
+        self.nmov = np.zeros(depth, np.int64)
+        self.idx = np.zeros(depth, np.int64)
+        self.best = np.zeros(depth, np.int64)
+
+    def grown(self) -> _Stack:
+        new = _Stack(2 * self.states.shape[0])
+        n = self.states.shape[0]
+        for name in ("states", "moves", "nmov", "idx", "best"):
+            getattr(new, name)[:n] = getattr(self, name)
+        return new
+
+
+def _slots_for(entries: int) -> int:
+    """A power of two with room for ``entries`` below the load limit."""
+    slots = 1 << 12
+    while slots * 85 // 100 <= entries:
+        slots *= 2
+    return slots
+
+
+def expand(position: Position, macros: list[int]) -> tuple[list[str], Position]:
+    """Atomic notation of ``macros`` from ``position``, each move played by the engine."""
+    k = position.game.core
+    pos = position
+    line: list[str] = []
+    for mac in macros:
+        atomic, turns, ptr, red = (int(v) for v in macro_parts(mac))
+        if turns:
+            for _ in range(4 * (len(position.game.stock) + 2) * 16):
+                if k.waste_ptr(pos.state) == ptr and k.redeals(pos.state) == red:
+                    break
+                step = "draw" if pos.stock() else "redeal"
+                pos = pos.apply(step)
+                line.append(step)
+            else:
+                raise SolverBug(f"the stock never turned to pointer {ptr} after {red} redeals")
+        move = Move.from_code(atomic)
+        pos = pos.apply(move)
+        line.append(str(move))
+    return line, pos
+
+
+def _search(
+    position: Position,
+    t0: float,
+    seconds: float,
+    nodes: int | None,
+    memory: int,
+    prune: int,
+    width: int,
+) -> dict:
+    """One search (a probe when ``width`` > 0) until a verdict or a budget runs out."""
+    g = position.game
+    stack = _Stack(config.START_DEPTH)
+    stack.states[0] = position.state
+    slots = _slots_for(min(nodes, memory // SLOT_BYTES) if nodes else config.START_SLOTS)
+    keys = np.zeros((slots, core_double.KEY_WORDS), np.uint64)
+    used = np.zeros(slots, np.bool_)
+    stats = np.zeros(N_STATS, np.int64)
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    seen = np.zeros(core_double.MAX_STOCK + 1, np.bool_)
+    args = (g.arr, g.rules, np.int64(prune), stats)
+    code = start(stack.states, stack.moves, stack.nmov, stack.idx, keys, used, *args, buf, seen)
+    reason = "running"
+    while code not in (WON, EXHAUSTED):
+        if code == TOO_MANY_MOVES:
+            reason = "moves"  # a level had no room: never expected, never "lost"
+            break
+        if code == TOO_DEEP:
+            if stack.states.shape[0] * 2 > config.MAX_DEPTH:
+                reason = "depth"
+                break
+            stack = stack.grown()
+        elif code == TABLE_FULL:
+            if 2 * keys.nbytes + 2 * used.nbytes > memory:
+                reason = "memory"
+                break
+            new_keys = np.zeros((2 * keys.shape[0], core_double.KEY_WORDS), np.uint64)
+            new_used = np.zeros(2 * keys.shape[0], np.bool_)
+            tt_rehash(keys, used, new_keys, new_used)
+            keys, used = new_keys, new_used
+        if nodes is not None and stats[ST_NODES] >= nodes:
+            reason = "nodes"
+            break
+        if time.perf_counter() - t0 >= seconds:
+            reason = "time"
+            break
+        limit = int(stats[ST_NODES]) + config.CHUNK_NODES
+        if nodes is not None:
+            limit = min(limit, nodes)
+        code = run(
+            stack.states,
+            stack.moves,
+            stack.nmov,
+            stack.idx,
+            keys,
+            used,
+            *args,
+            stack.best,
+            limit,
+            buf,
+            seen,
+            np.int64(width),
+        )
+    result = "won" if code == WON else "lost" if code == EXHAUSTED and width == 0 else "unknown"
+    if code in (WON, EXHAUSTED):
+        reason = result if result != "unknown" else "probe"
+    return {
+        "result": result,
+        "stop_reason": reason,
+        "macros": [int(m) for m in stack.best[: int(stats[ST_BESTLEN])]],
+        "banked": int(stats[ST_BEST]),
+        "nodes": int(stats[ST_NODES]),
+        "children": int(stats[ST_CHILDREN]),
+        "pruned": int(stats[ST_PRUNED]),
+        "dead_ends": int(stats[ST_DEAD]),
+        "max_depth": int(stats[ST_MAXDEPTH]),
+        # the table alone, as the one-pack search reports it (the stack is apart)
+        "peak_table_bytes": keys.nbytes + used.nbytes,
+        "entries": int(stats[ST_ENTRIES]),
+    }
+
+
+def solve_double(
+    position: Position,
+    seconds: float,
+    nodes: int | None,
+    memory: int,
+    prune: int,
+    probes: bool = True,
+) -> dict:
+    """Search ``position`` (two packs) within the budgets: the probes of
+    ``config.DOUBLE_PROBES`` first (each ends the solve only with a win),
+    then the full search on what they left.
+
+    Returns
+    -------
+    dict
+        ``result`` (won, lost or unknown), ``banked``, ``line`` (atomic moves
+        to the best position found: the solution when won) and ``end`` (the
+        position it reaches, replayed through the engine), ``stop_reason``,
+        ``nodes``, ``children``, ``pruned`` (P1 forced moves), ``dead_ends``,
+        ``max_depth``, ``peak_table_bytes`` (the table alone) and
+        ``entries`` (positions it holds at the end).
+    """
+    t0 = time.perf_counter()
+    runs: list[dict] = []
+    spent = 0
+    for width, share in config.DOUBLE_PROBES if probes else ():
+        probe_nodes = None if nodes is None else max(1, int(nodes * share))
+        r = _search(position, t0, seconds * share, probe_nodes, memory, prune, width)
+        runs.append(r)
+        spent += r["nodes"]
+        if r["result"] == "won":
+            break
+    if not runs or runs[-1]["result"] != "won":
+        left = None if nodes is None else max(1, nodes - spent)
+        runs.append(_search(position, t0, seconds, left, memory, prune, 0))
+    last = runs[-1]
+    best = max(runs, key=lambda r: (r["result"] == "won", r["banked"]))
+    line, end = expand(position, best["macros"])
+    if end.banked != best["banked"] or (last["result"] == "won" and not end.is_won()):
+        raise SolverBug(f"best line replays to {end.banked} banked, search said {best['banked']}")
+    total = {k: sum(r[k] for r in runs) for k in ("nodes", "children", "pruned", "dead_ends")}
+    return {
+        **total,
+        "result": last["result"],
+        "banked": best["banked"],
+        "line": line,
+        "end": end,
+        "stop_reason": last["stop_reason"],
+        "max_depth": max(r["max_depth"] for r in runs),
+        "entries": last["entries"],
+        "peak_table_bytes": max(r["peak_table_bytes"] for r in runs),
+    }

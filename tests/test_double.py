@@ -1,0 +1,355 @@
+"""The two-pack profile ``double`` (Variegated Demon): deal, notation, CLI and solver.
+
+The engine's moves, positions, status and key are compared with the plain
+reference in ``tests/test_core_vs_reference.py``; here: the layout of a deal,
+the preset's fixed options, the text form, the command line, and the search
+of ``solver/double_run.py`` against itself with rule P1 on and off and
+against a brute force over the reference on late positions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from reference_rules import (
+    _auto_fill,
+    builds_on,
+    foundation_for,
+    ref_apply,
+    ref_banked,
+    ref_from_snapshot,
+    ref_snapshot,
+)
+from test_cli import assert_user_error, run
+from test_solver import brute_force
+
+from canfield.engine.cards import cards_str, parse_cards, rank_of
+from canfield.engine.deals import deal_cards
+from canfield.engine.formats import position_from_text, position_to_text
+from canfield.engine.position import Position, PositionError
+from canfield.engine.profiles import ProfileError, parse_profile
+from canfield.experiments.sweep.store import load_run
+from canfield.solver.search import Solver
+
+# ---------------------------------------------------------------------------
+# the preset and the deal
+# ---------------------------------------------------------------------------
+
+
+def test_preset_is_strict_with_any_moves_and_three_passes():
+    p = parse_profile("double")
+    strict = parse_profile("strict")
+    assert (p.moves, p.passes, p.packs) == ("any", 3, 2)
+    for name in ("draw", "space", "fill", "worry", "build", "wrap"):
+        assert getattr(p, name) == getattr(strict, name), name
+
+
+@pytest.mark.parametrize("text", ["double:worry=yes", "double:fill=free", "double:build=suit"])
+def test_options_the_two_pack_kernels_do_not_play_are_refused(text):
+    with pytest.raises(ProfileError, match="double is played only with"):
+        parse_profile(text)
+    assert "double is played only with" in assert_user_error(run("deal", "--profile", text, "1"))
+
+
+@pytest.mark.parametrize("number", [0, 7, 2**64 - 1])
+def test_deal_layout(number):
+    cards = deal_cards(number, packs=2)
+    pos = Position.from_deal(number, "double")
+    rest = [c for c in cards if rank_of(c) != 0]
+    assert len(rest) == 96
+    assert pos.foundations() == [1] * 8 and pos.banked == 8
+    assert pos.reserve() == rest[:13]
+    assert pos.columns() == [[c] for c in rest[13:18]]
+    assert pos.stock() == rest[18:] and len(pos.stock()) == 78 and pos.waste() == []
+    assert pos.game.deal == tuple(cards)
+
+
+def test_a_card_three_times_is_refused():
+    pos = Position.from_deal(3, "double")
+    snap = pos.snapshot()
+    snap["stock"] = snap["stock"][:-1] + [snap["reserve"][-1]]
+    with pytest.raises(PositionError, match="three times: in the reserve, stock/waste"):
+        Position.from_parts("double", **snap)
+
+
+def test_text_form_round_trips():
+    pos = Position.from_deal(11, "double")
+    for move in ["draw", "draw", "draw"]:
+        pos = pos.apply(move)
+    text = position_to_text(pos)
+    assert "T5 " in text and text.count("C:") == 2
+    back = position_from_text(text)
+    assert back.snapshot() == pos.snapshot() and back.key() == pos.key()
+    with pytest.raises(PositionError, match="no 'T5' line"):
+        position_from_text(text.replace("profile double", "profile strict"))
+
+
+# ---------------------------------------------------------------------------
+# the command line
+# ---------------------------------------------------------------------------
+
+
+def test_cli_deal_prints_104_cards():
+    out = run("deal", "--profile", "double", "5", "--show")
+    assert out.exit_code == 0, out.output
+    first = out.stdout.splitlines()[0]
+    assert first == cards_str(deal_cards(5, packs=2)) and len(first.split()) == 104
+    assert "banked 8/104" in out.stdout and "T5 " in out.stdout
+
+
+def test_cli_solve_output_replays(tmp_path):
+    out = run("solve", "--profile", "double", "4", "--nodes", "3000", "--budget", "60s")
+    assert out.exit_code == 0, out.output
+    assert "banked" in out.stdout and "/104" in out.stdout
+    path = tmp_path / "line.txt"
+    path.write_text(out.stdout)
+    back = run("replay", str(path))
+    assert back.exit_code == 0, back.output
+    last = back.stdout.strip().splitlines()[-1]
+    assert last.startswith("banked ") and "/104" in last
+
+
+def test_cli_cards_of_a_two_pack_deal():
+    text = cards_str(deal_cards(9, packs=2))
+    out = run("replay", "--profile", "double", "--cards", text, "-", input="draw\nW>T1\n")
+    ok = Position.from_deal(9, "double").apply("draw")
+    if "W>T1" in {str(m) for m in ok.legal_moves()}:
+        assert out.exit_code == 0, out.output
+    else:
+        assert_user_error(out, "move 2")
+
+
+# ---------------------------------------------------------------------------
+# the solver on late positions: P1 on/off, and a brute force over the reference
+# ---------------------------------------------------------------------------
+
+
+def late_parts(seed: int, left: int, trap: bool = False) -> dict:
+    """A random late position of ``double``: ``left`` cards off the foundations,
+    laid out in built columns, the reserve and the stock.
+
+    ``trap``: one suit's top cards (both copies) are off, the two copies of
+    the lowest of them at the bottom of the reserve, in the last pass: some
+    such positions are lost.
+    """
+    rng = random.Random(seed)
+    counts = [13] * 8
+    off: list[int] = []
+    buried: list[int] = []
+    if trap:
+        suit = rng.randrange(4)
+        low = rng.randrange(8, 11)
+        counts[2 * suit] = counts[2 * suit + 1] = low
+        off = [suit * 13 + r for r in range(low + 1, 13) for _ in range(2)]
+        buried = [suit * 13 + low] * 2
+    while len(off) < left:
+        f = rng.randrange(8)
+        # keep the higher of a suit's two first, and the aces home (as dealt)
+        if counts[f] > 1 and (f % 2 == 1 or counts[f] > counts[f + 1]):
+            counts[f] -= 1
+            off.append((f // 2) * 13 + counts[f])
+    rng.shuffle(off)
+    probe = ref_from_snapshot(
+        parse_profile("double"),
+        {
+            "base": 0,
+            "foundations": counts,
+            "reserve": [],
+            "columns": [[]] * 5,
+            "stock": [],
+            "waste": [],
+        },
+    )
+
+    columns: list[list[int]] = [[] for _ in range(5)]
+    rest = []
+    for card in off:
+        fits = [c for c in columns if c and builds_on(probe, card, c[-1])]
+        empty = [c for c in columns if not c]
+        if fits and rng.random() < 0.7:
+            rng.choice(fits).append(card)
+        elif empty and rng.random() < 0.5:
+            rng.choice(empty).append(card)
+        else:
+            rest.append(card)
+    n_res = rng.randint(0, min(3, len(rest)))
+    stock = rest[n_res:]
+    n_waste = rng.randint(0, len(stock))
+    return {
+        "base": 0,
+        "foundations": counts,
+        "reserve": buried + rest[:n_res],
+        "columns": columns,
+        "waste": stock[:n_waste],
+        "stock": stock[n_waste:],
+        "redeals": 2 if trap else rng.randrange(3),
+    }
+
+
+def replay_on_reference(parts: dict, moves: list[str]):
+    state = ref_from_snapshot(parse_profile("double"), parts)
+    _auto_fill(state)
+    for move in moves:
+        state = ref_apply(state, move)
+    return state
+
+
+# (seed, cards off beside a trap's, trap): a mix of won and lost positions
+LATE = [(seed, 7 + seed % 5, False) for seed in range(12)] + [
+    (seed, left, True) for seed in range(30) for left in (0, 12)
+]
+
+
+def test_solver_agrees_with_a_brute_force_over_the_reference():
+    solver = Solver(memory=1 << 24)
+    outcomes = {"won": 0, "lost": 0}
+    for seed, left, trap in LATE:
+        parts = late_parts(seed, left, trap)
+        pos = Position.from_parts("double", **parts)
+        r = solver.solve(pos, seconds=60, nodes=200_000)
+        want = brute_force(pos, cap=2_000_000)
+        assert (r.result, r.banked) == want, f"seed {seed}: {parts}"
+        outcomes[r.result] += 1
+        # every reported line replays on the engine and on the reference
+        end = replay_on_reference(parts, r.best_line)
+        assert ref_banked(end) == r.banked
+        if r.result == "won":
+            assert ref_snapshot(end)["foundations"] == [13] * 8
+    assert outcomes["won"] and outcomes["lost"], outcomes
+
+
+def test_p1_on_and_off_agree_and_p1_fires():
+    fired = 0
+    differ = 0
+    for seed, left, trap in LATE + [(100 + s, 12, False) for s in range(8)]:
+        pos = Position.from_parts("double", **late_parts(seed, left, trap))
+        on = Solver(memory=1 << 24, prune="P1").solve(pos, seconds=60, nodes=200_000)
+        off = Solver(memory=1 << 24, prune=False).solve(pos, seconds=60, nodes=200_000)
+        assert off.pruned == 0
+        assert (on.result, on.banked) == (off.result, off.banked), f"seed {seed}"
+        fired += on.pruned
+        differ += on.nodes != off.nodes
+    assert fired > 0, "P1 never fired: the comparison proves nothing"
+    assert differ > 0, "P1 changed no search"
+
+
+def test_p1_waits_for_the_other_copy_of_the_card():
+    """The two-pack condition: x goes home by force only when the lower
+    foundation of its suit takes it; with the lower one behind, the other
+    copy of x may still need the higher one (docs/solver.md, "Two packs")."""
+    from canfield.engine import core_double
+    from canfield.solver.double_dfs import p1_home
+
+    profile = parse_profile("double")
+    five_c = parse_cards("5C")[0]
+    # 4D 4D 4H 4H (everything that builds on 5C) are home in both cases
+    behind = [4, 2, 13, 13, 13, 13, 4, 4]  # clubs at 4 and 2: 5C to the first
+    level = [4, 4, 13, 13, 13, 13, 4, 4]
+    for counts, want in ((behind, False), (level, True)):
+        pos = Position.from_parts(
+            profile,
+            base=0,
+            foundations=counts,
+            reserve=[],
+            columns=[[five_c], [], [], [], []],
+            stock=_rest(counts, [five_c]),
+            waste=[],
+        )
+        got = p1_home(pos.state, five_c, pos.game.arr, pos.game.rules)
+        assert bool(got) == want, counts
+        assert core_double.found_slot(pos.state, five_c, pos.game.arr) >= 0
+
+
+def _rest(counts: list[int], placed: list[int]) -> list[int]:
+    """The cards neither on the foundations ``counts`` nor in ``placed``."""
+    cards = list(range(52)) * 2
+    for f, n in enumerate(counts):
+        for i in range(n):
+            cards.remove((f // 2) * 13 + i)
+    for c in placed:
+        cards.remove(c)
+    return cards
+
+
+def test_foundation_for_takes_the_first_that_fits():
+    state = ref_from_snapshot(
+        parse_profile("double"),
+        {
+            "base": 0,
+            "foundations": [3, 3, 1, 1, 1, 1, 1, 1],
+            "reserve": [],
+            "columns": [[]] * 5,
+            "stock": [],
+            "waste": [],
+        },
+    )
+    assert foundation_for(state, parse_cards("4C")[0]) == 0
+    state.foundations[0] = 4
+    assert foundation_for(state, parse_cards("4C")[0]) == 1
+
+
+# ---------------------------------------------------------------------------
+# sweep, report and plots
+# ---------------------------------------------------------------------------
+
+
+def test_sweep_report_and_plots_count_104_cards(tmp_path):
+    out = tmp_path / "run"
+    swept = run(
+        "sweep",
+        "--profiles",
+        "double",
+        "--deals",
+        "0:3",
+        "--nodes",
+        "2000",
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+    )
+    assert swept.exit_code == 0, swept.output
+    rows = load_run(out)
+    assert list(rows["profile_full"].unique()) == [parse_profile("double").full()]
+    assert (rows["banked"] >= 8).all() and (rows["banked"] <= 104).all()
+    report = run("report", str(out))
+    assert report.exit_code == 0, report.output
+    assert "unknown=104" in report.stdout
+    # the casino payout pays for both packs: 5 a card banked, 104 for the cards
+    payout = (5 * rows["banked"] - 104).mean()
+    assert f"{payout:.2f}" in report.stdout
+    plots = run("plot", str(out), "--out", str(tmp_path / "plots"))
+    assert plots.exit_code == 0, plots.output
+
+
+def test_solvitaire_json_is_refused_for_two_packs():
+    from canfield.engine.formats import position_from_solvitaire, position_to_solvitaire
+
+    with pytest.raises(PositionError, match="one pack"):
+        position_to_solvitaire(Position.from_deal(1, "double"))
+    with pytest.raises(PositionError, match="one pack"):
+        position_from_solvitaire({"tableau piles": [], "foundations": []}, "double")
+
+
+def test_layered_search_is_refused_in_one_line():
+    out = run("solve", "--profile", "double", "3", "--nodes", "100", "--strategy", "layers")
+    assert "depth-first only" in assert_user_error(out)
+
+
+def test_blind_players_refuse_two_packs_in_one_line(tmp_path):
+    out = run(
+        "sweep",
+        "--player",
+        "greedy",
+        "--profiles",
+        "double",
+        "--deals",
+        "0:1",
+        "--out",
+        str(tmp_path / "run"),
+        "--workers",
+        "1",
+    )
+    assert out.exit_code != 0
+    assert "do not play two packs" in out.stderr and "Traceback" not in out.output
