@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from reference_rules import builds_on, fits_foundation
 from test_bound import tangled
-from test_solver import _ref_state, brute_force, brute_force_counted, replay_both
+from test_solver import _ref_state, brute_force, replay_both
 
 from canfield.engine.cards import is_red
 from canfield.engine.position import Position, PositionError
@@ -272,10 +272,3 @@ def test_p1_forced_child_has_the_brute_force_result_of_its_parent():
     # won and lost with a refill, won without (these layouts are rarely lost)
     assert compared[True, "won"] == compared[False, "won"] == 5, compared
     assert compared[True, "lost"] >= 3, compared
-
-
-def test_brute_force_counts_what_it_walks():
-    # the count the selection above relies on: a won position stops early
-    pos = Position.from_deal(0, "strict")
-    found = brute_force_counted(pos, cap=50)
-    assert found is None

@@ -69,12 +69,6 @@ def _ref_state(pos: Position) -> RefState:
 
 def brute_force(pos: Position, cap: int = 60_000) -> tuple[str, int] | None:
     """``('won'|'lost', most banked)`` over every atomic line; None past ``cap``."""
-    found = brute_force_counted(pos, cap)
-    return None if found is None else found[:2]
-
-
-def brute_force_counted(pos: Position, cap: int = 60_000) -> tuple[str, int, int] | None:
-    """:func:`brute_force` and the number of positions it saw."""
     start = _ref_state(pos)
     seen = {ref_key(start)}
     todo = [start]
@@ -89,12 +83,12 @@ def brute_force_counted(pos: Position, cap: int = 60_000) -> tuple[str, int, int
             seen.add(k)
             b = ref_banked(nxt)
             if b == 52:
-                return "won", 52, len(seen)
+                return "won", 52
             best = max(best, b)
             todo.append(nxt)
             if len(seen) > cap:
                 return None
-    return "lost", best, len(seen)
+    return "lost", best
 
 
 def late_positions(profile: str, count: int, seed: int, stock_left: int = 16) -> list[Position]:
