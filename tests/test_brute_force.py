@@ -32,18 +32,10 @@ HARD_DEALS = (6, 12, 35, 64, 110, 141)
 BRUTE_CAP = 10_000
 
 
-def walk(
-    deal: int,
-    profile: str,
-    seed: int,
-    build: float,
-    steps: int,
-    every: int = 10,
-    home: float = 0.5,
-) -> Iterator[Position]:
-    """Every ``every``-th position of a random game from ``deal`` that still plays.
+def walk(deal: int, profile: str, seed: int, build: float, steps: int) -> Iterator[Position]:
+    """Every tenth position of a random game from ``deal`` that still plays.
 
-    With probability ``home`` it plays a card home when it can; otherwise it
+    Half the time it plays a card home when it can; otherwise it
     builds on a column with probability ``build``, else makes any legal move
     (the stock included): such games get deep into the deal without deciding it.
     """
@@ -55,12 +47,12 @@ def walk(
             return
         to_home = [m for m in moves if m.dst == "F"]
         cols = [m for m in moves if not m.is_stock and m.dst != "F"]
-        if to_home and rng.random() < home:
+        if to_home and rng.random() < 0.5:
             pick = to_home
         else:
             pick = cols if cols and rng.random() < build else moves
         pos = pos.apply(rng.choice(pick))
-        if step % every == every - 1 and pos.status() == "playing":
+        if step % 10 == 9 and pos.status() == "playing":
             yield pos
 
 
@@ -99,9 +91,7 @@ def check_against_brute_force(
         "P1": on.pruned > 0,
         "B1": on.cut > 0,
         "E2": on.dominated > 0,
-        "E1": (runs["E1"].nodes, runs["E1"].children) != (on.nodes, on.children)
-        if "E1" in runs
-        else False,
+        "E1": "E1" in runs and (runs["E1"].nodes, runs["E1"].children) != (on.nodes, on.children),
     }
     for rule in rules:
         fired.rules[rule] += seen[rule]

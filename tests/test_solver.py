@@ -75,7 +75,7 @@ def brute_force(pos: Position, cap: int = 60_000) -> tuple[str, int] | None:
     best = ref_banked(start)
     while todo:
         st = todo.pop()
-        for mv in ref_legal_moves(st):
+        for mv in sorted(ref_legal_moves(st)):  # a set: sorted, for runs that repeat
             nxt = ref_apply(st, mv)
             k = ref_key(nxt)
             if k in seen:
