@@ -154,8 +154,15 @@ def bench(
             deal, profile, nodes, memory, published.get(deal, "")
         )
         rows += deal_rows
+        # written after every deal: a long run stopped early keeps what it did
+        path = write_rows(out, rows, FIELDS)
         needed = "" if checked is None else f", needed {checked.needed or 'none'}"
-        print(f"deal {deal}: {first.result} {first.banked} in {first.nodes:,} positions{needed}")
+        print(
+            f"deal {deal}: {first.result} {first.banked} in {first.nodes:,} positions, "
+            f"{first.seconds:.1f} s{needed}"
+        )
+        for p in [] if checked is None else checked.reproofs:
+            print(f"  without {p.off}: {p.result} {p.banked}, {p.nodes:,} positions, {p.seconds} s")
         contradictions += 0 if checked is None else len(checked.contradictions)
         # a published loss that a larger budget wins: the published proof was wrong
         contradictions += published.get(deal) == "lost" and first.result == "won"
