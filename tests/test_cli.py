@@ -67,7 +67,7 @@ COMMANDS = {
     "view",
     "analyze",
 }
-BENCHMARKS = {"engine", "solver", "pruning", "layers", "players", "table", "view"}
+BENCHMARKS = {"engine", "solver", "pruning", "layers", "players", "table", "view", "verify"}
 
 
 def test_help_on_every_command():

@@ -29,17 +29,38 @@ from canfield.solver.search import Solver, parse_bytes, parse_seconds, solve, so
 
 
 def replay(deal: int, profile: str, moves: list[str]) -> Position:
-    """Play notation lines from the dealt position through the engine."""
+    """Play notation lines from the dealt position through the engine, and
+    through the reference rules too (:func:`ref_replay`): both must agree."""
     prof = parse_profile(profile)
     pick = None
     if moves and moves[0].startswith("pick"):
         first = parse_move(moves[0])
         assert isinstance(first, Pick)
         pick, moves = first.card, moves[1:]
-    pos = Position.from_deal(deal, prof, pick=pick)
+    return replay_both(Position.from_deal(deal, prof, pick=pick), moves)
+
+
+def replay_both(start: Position, moves: list[str]) -> Position:
+    """``moves`` played from ``start`` by the engine and by the reference rules;
+    the engine's end, after checking that both reach the same position."""
+    pos = start
     for line in moves:
         pos = pos.apply(line)
+    ref = ref_replay(start, moves)
+    assert ref_key(ref) == ref_key(_ref_state(pos)), moves
     return pos
+
+
+def ref_replay(start: Position, moves: list[str]) -> RefState:
+    """Play notation lines from ``start`` through the plain reference rules
+    (``tests/reference_rules.py``); ``ref_apply`` refuses an illegal line."""
+    st = _ref_state(start)
+    for i, line in enumerate(moves):
+        try:
+            st = ref_apply(st, line)
+        except ValueError:
+            pytest.fail(f"line {i + 1} ({line}) is illegal under the reference rules")
+    return st
 
 
 # ---- brute force over the reference rules -------------------------------------
@@ -56,7 +77,7 @@ def brute_force(pos: Position, cap: int = 60_000) -> tuple[str, int] | None:
     every = 52 * packs_of(pos.profile)  # 104 for double
     while todo:
         st = todo.pop()
-        for mv in ref_legal_moves(st):
+        for mv in sorted(ref_legal_moves(st)):  # a set: sorted, for runs that repeat
             nxt = ref_apply(st, mv)
             k = ref_key(nxt)
             if k in seen:
@@ -113,6 +134,7 @@ def test_solver_matches_brute_force_on_late_positions(profile, stock_left, cap):
         for prune in (True, False):
             r = Solver(memory=1 << 26, prune=prune).solve(pos, seconds=30)
             assert (r.result, r.banked) == truth, (pos.show(), prune, r.result, r.banked, truth)
+            assert replay_both(pos, r.best_line).banked == r.banked
         compared += 1
     assert compared >= 4
 
@@ -173,10 +195,12 @@ def test_solutions_replay_to_a_win_for_every_preset(profile):
     deals, nodes = REPLAY_DEALS.get(profile, (range(12), 30_000))
     for deal in deals:
         r = solve_deal(deal, profile, seconds=120, nodes=nodes)
+        # a win's best line is its solution: replayed once (lines run to 14,000 moves)
+        end = replay(deal, profile, r.best_line)
+        assert end.banked == r.banked
         if r.result == "won":
             won += 1
-            assert replay(deal, profile, r.moves).is_won()
-        assert replay(deal, profile, r.best_line).banked == r.banked
+            assert r.moves == r.best_line and end.is_won()
         if r.result == "lost":
             assert r.banked < 52
     assert won >= 1, f"no deal of {list(deals)} won under {profile}"
@@ -235,9 +259,7 @@ def test_a_few_moves_from_a_win():
     pos = _almost_won()
     r = solve(pos, seconds=5)
     assert r.result == "won"
-    end = pos
-    for line in r.moves:
-        end = end.apply(line)
+    end = replay_both(pos, r.moves)
     assert end.is_won()
     assert len([m for m in r.moves if not m.startswith(("draw", "redeal"))]) == 3
 
@@ -280,6 +302,7 @@ def test_only_the_waste_fills_a_space_under_strict():
         truth = brute_force(pos, cap=200_000)
         r = solve(pos, seconds=10)
         assert (r.result, r.banked) == truth
+        assert replay_both(pos, r.moves).is_won()
         assert r.result == "won"
         assert all(line.startswith(("W", "draw", "redeal")) for line in r.moves[:1])
 

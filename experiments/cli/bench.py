@@ -14,7 +14,16 @@ from pathlib import Path
 import click
 
 from canfield.engine.profiles import parse_profile
-from canfield.experiments.bench import engine, layers, players, pruning, solver, table, view
+from canfield.experiments.bench import (
+    engine,
+    layers,
+    players,
+    pruning,
+    solver,
+    table,
+    verify,
+    view,
+)
 from canfield.experiments.cli.budgets import MEMORY_SIZE, TIME_BUDGET, budgets
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_file, writing
@@ -331,6 +340,71 @@ def _pruning_name(kept: bool | list[str]) -> str:
         return "pruning.csv"
     dropped = [rule for rule in PRUNING_RULES if rule not in kept]
     return f"pruning-{'-'.join(dropped).lower()}.csv"
+
+
+@bench.command("verify")
+@click.option(
+    "--run",
+    "run",
+    default="results/published/main-10k",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="Run folder whose lost rows are re-proven.",
+)
+@click.option("--profile", default="strict", show_default=True)
+@click.option("--deals", default="0:200", show_default=True, help="Range START:STOP.")
+@click.option(
+    "--also",
+    default="",
+    metavar="N,N,...",
+    help="More deals to solve and, when lost, re-prove (e.g. the long proofs 6,12).",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(min=1),
+    default=2_000_000,
+    show_default=True,
+    help="Node budget of every solve and re-proof.",
+)
+@click.option(
+    "--memory",
+    type=MEMORY_SIZE,
+    default="1GiB",
+    show_default=True,
+    help="Table memory per solve.",
+)
+@output_options("verify.csv")
+def verify_cmd(
+    run: str,
+    profile: str,
+    deals: str,
+    also: str,
+    nodes: int,
+    memory: int,
+    out: str | None,
+    publish: bool,
+) -> None:
+    """Lost verdicts re-proven with each pruning rule off: which rules they need.
+
+    Exits 1 when a re-proof contradicts a loss (docs/solver.md).
+    """
+    deal_range = _deal_range(deals, "--deals")
+    try:
+        extra = [int(d) for d in also.split(",") if d.strip()]
+    except ValueError:
+        raise click.UsageError(f"--also takes deal numbers N,N,..., got {also!r}") from None
+    prof = _profiles(profile)
+    if len(prof) != 1:
+        fail("--profile takes one profile")
+    try:
+        verify.lost_deals(run, prof[0], deal_range)
+    except SweepError as exc:
+        fail(str(exc))
+    path = result_path(out, publish, "verify.csv")
+    with writing(path):
+        _, contradictions = verify.bench(run, prof[0], deal_range, extra, nodes, memory, path)
+    if contradictions:
+        fail(f"{contradictions} re-proof(s) contradict a loss: see {path}", code=1)
 
 
 @bench.command("players")

@@ -26,6 +26,7 @@ from canfield.solver.search import (
     solve_deal,
     warm_up,
 )
+from canfield.solver.verify import ALL_OFF, Verification, verify_loss
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,13 @@ def _warm_up(strategy: str, as_json: bool) -> None:
     help="Cores for each solve: differently ordered exact searches run at once, each "
     "with an equal share of --memory; the first to decide answers (docs/solver.md).",
 )
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Re-prove a lost verdict with each pruning rule that applies off in turn, then "
+    "with all off, within the same budgets; say which rules the proof needed (ran out "
+    "without them). A re-proof that contradicts the loss exits 1 (docs/solver.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per solve.")
 @click.option(
     "--view",
@@ -209,6 +217,7 @@ def solve_cmd(
     strategy: str,
     probes: bool,
     threads: int,
+    verify: bool,
     as_json: bool,
     view_out: str | None,
 ) -> None:
@@ -225,6 +234,8 @@ def solve_cmd(
         prune_mask(rules)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    if verify and rules is not True:
+        raise click.UsageError("--verify re-proves a solve with every rule on: leave out --prune")
     given = [x is not None for x in (number, deal, cards, file, position_file)]
     if sum(given) != 1:
         raise click.UsageError("give exactly one of N, --deal, --cards, --file or --position")
@@ -248,14 +259,59 @@ def solve_cmd(
         used |= {m["strategy"] for job in jobs for _, m in _members(job, threads, opts)}
     for name in sorted(used, key=lambda s: s != strategy):
         _warm_up(name, as_json)
+    contradicted = []
     for job in jobs:
         r = _run_threads(job, budget, nodes, opts, threads)
+        checked = None
+        if verify and r.result == "lost":
+            checked = verify_loss(
+                job.profile,
+                r.banked,
+                lambda rules, job=job: _run_threads(
+                    job, budget, nodes, {**opts, "prune": rules}, threads
+                ),
+            )
+            if checked.contradictions:
+                contradicted.append(f"{job.source.label()}: {', '.join(checked.contradictions)}")
         if as_json:
-            click.echo(json.dumps({**r.to_json(), "source": job.source.to_json()}))
+            extra = {"verify": checked.to_json() if checked else None} if verify else {}
+            click.echo(json.dumps({**r.to_json(), "source": job.source.to_json(), **extra}))
         else:
             _print_human(r, job.source)
+            if verify:
+                _print_verification(r, checked)
         if view is not None:
             _write_view(view, job, r)
+    if contradicted:
+        fail(
+            "--verify: a re-proof with a rule off contradicts the loss (a solver bug): "
+            + "; ".join(contradicted),
+            code=1,
+        )
+
+
+def _print_verification(r: SolveResult, checked: Verification | None) -> None:
+    """The re-proofs of ``--verify``, one '#' line each, then what the proof needed."""
+    if checked is None:
+        why = "a win is replayed through the engine" if r.result == "won" else "unknown"
+        click.echo(f"# verify: {why}; only a lost verdict is re-proven")
+        return
+    for p in checked.reproofs:
+        state = (
+            "CONTRADICTION"
+            if p.off in checked.contradictions
+            else ("needed" if p.needed else "re-proven")
+        )
+        without = "every rule" if p.off == ALL_OFF else p.off
+        click.echo(
+            f"# verify: without {without}: {p.result} ({p.stop_reason}), banked {p.banked}, "
+            f"{p.nodes} nodes, {p.seconds:.3f} s: {state}"
+        )
+    all_off = next(p for p in checked.reproofs if p.off == ALL_OFF)
+    click.echo(
+        f"# verify: the proof needed {', '.join(checked.needed) or 'no single rule'}"
+        f"; with every rule off it was {'not ' if all_off.needed else ''}re-proven"
+    )
 
 
 def _view_target(view_out: str | None, jobs: list[_Job]):
