@@ -49,7 +49,17 @@ DFS_FIRST_SHARE = 0.1
 #: ends the solve only with a win; otherwise the full search resumes, B1
 #: cutting against the probes' best banked count.
 PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
-#: Probes of the two-pack search (``solver.double_run``): a width (moves searched
-#: at each position below the root, best first) and the share of the time and
-#: node budgets each may spend before the full search takes what is left.
-DOUBLE_PROBES = ((2, 0.05), (3, 0.3))
+#: Probes of the two-pack search (``solver.double_run``), in order: a kind
+#: (``dfs``: the depth-first search searching only the first ``width`` moves
+#: at each position below the root, best first; ``beam``: the beam of
+#: ``solver.double_beam`` keeping ``width`` positions a depth), the width,
+#: and the share of the time and node budgets it may spend before the full
+#: search takes what is left. The narrow depth-first probe comes first: it
+#: wins easy deals (unlimited passes) in a few hundred positions.
+DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 1000, 0.5), ("dfs", 3, 0.3))
+#: The beam's score of a position: points per card banked, minus points per
+#: card in the reserve and per redeal used (on double deals 0-19 a costly
+#: redeal banked most: docs/findings.md, "Two packs").
+DOUBLE_BEAM_WEIGHTS = (10, 3, 300)
+#: The most macro moves its lines may have (a won line is far shorter).
+DOUBLE_BEAM_DEPTH = 1024
