@@ -193,8 +193,11 @@ def beam_probe(
     width: int,
 ) -> dict:
     """The beam probe of :mod:`solver.double_beam` until a win or a budget
-    runs out; its end is never "lost"."""
+    runs out; its end is never "lost". ``width`` is the most positions a
+    depth: fewer when the budget is small (``config.DOUBLE_BEAM_LAYERS``)."""
     g = position.game
+    budget = nodes if nodes is not None else int(seconds * config.DOUBLE_BEAM_RATE)
+    width = min(width, max(config.DOUBLE_BEAM_MIN_WIDTH, budget // config.DOUBLE_BEAM_LAYERS))
     slots = _slots_for(min(nodes or config.START_SLOTS, memory // SLOT_BYTES))
     keys = np.zeros((slots, core_double.KEY_WORDS), np.uint64)
     used = np.zeros(slots, np.bool_)
