@@ -105,6 +105,26 @@ def expand(position: Position, macros: list[int]) -> tuple[list[str], Position]:
     return line, pos
 
 
+def _outcome(
+    result: str, reason: str, macros: list[int], stats: np.ndarray, table_bytes: int
+) -> dict:
+    """What one search or probe hands :func:`solve_double`."""
+    return {
+        "result": result,
+        "stop_reason": reason,
+        "macros": macros,
+        "banked": int(stats[ST_BEST]),
+        "nodes": int(stats[ST_NODES]),
+        "children": int(stats[ST_CHILDREN]),
+        "pruned": int(stats[ST_PRUNED]),
+        "dead_ends": int(stats[ST_DEAD]),
+        "max_depth": int(stats[ST_MAXDEPTH]),
+        # the table alone, as the one-pack search reports it (the stack is apart)
+        "peak_table_bytes": table_bytes,
+        "entries": int(stats[ST_ENTRIES]),
+    }
+
+
 def _search(
     position: Position,
     t0: float,
@@ -167,20 +187,8 @@ def _search(
     result = "won" if code == WON else "lost" if code == EXHAUSTED and width == 0 else "unknown"
     if code in (WON, EXHAUSTED):
         reason = result if result != "unknown" else "probe"
-    return {
-        "result": result,
-        "stop_reason": reason,
-        "macros": [int(m) for m in stack.best[: int(stats[ST_BESTLEN])]],
-        "banked": int(stats[ST_BEST]),
-        "nodes": int(stats[ST_NODES]),
-        "children": int(stats[ST_CHILDREN]),
-        "pruned": int(stats[ST_PRUNED]),
-        "dead_ends": int(stats[ST_DEAD]),
-        "max_depth": int(stats[ST_MAXDEPTH]),
-        # the table alone, as the one-pack search reports it (the stack is apart)
-        "peak_table_bytes": keys.nbytes + used.nbytes,
-        "entries": int(stats[ST_ENTRIES]),
-    }
+    macros = [int(m) for m in stack.best[: int(stats[ST_BESTLEN])]]
+    return _outcome(result, reason, macros, stats, keys.nbytes + used.nbytes)
 
 
 def beam_probe(
@@ -241,19 +249,9 @@ def beam_probe(
         reason = "won"
     elif code == EXHAUSTED:
         reason = "probe"
-    return {
-        "result": "won" if code == WON else "unknown",
-        "stop_reason": reason,
-        "macros": line_of(parent, macs, int(at[AT_BEST_DEPTH]), int(at[AT_BEST_INDEX])),
-        "banked": int(stats[ST_BEST]),
-        "nodes": int(stats[ST_NODES]),
-        "children": int(stats[ST_CHILDREN]),
-        "pruned": int(stats[ST_PRUNED]),
-        "dead_ends": int(stats[ST_DEAD]),
-        "max_depth": int(stats[ST_MAXDEPTH]),
-        "peak_table_bytes": keys.nbytes + used.nbytes,
-        "entries": int(stats[ST_ENTRIES]),
-    }
+    macros = line_of(parent, macs, int(at[AT_BEST_DEPTH]), int(at[AT_BEST_INDEX]))
+    result = "won" if code == WON else "unknown"
+    return _outcome(result, reason, macros, stats, keys.nbytes + used.nbytes)
 
 
 def solve_double(
