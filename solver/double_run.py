@@ -1,7 +1,8 @@
-"""Solve a two-pack (``double``) position: the driver of :mod:`solver.double_dfs`.
+"""Solve a two-pack (``double``) position: the driver of :mod:`solver.double_dfs`
+and of the beam probe of :mod:`solver.double_beam`.
 
-Runs the resumable kernel in chunks (checking the clock between them),
-grows its stack and table on demand within the memory budget, and replays
+Runs the resumable kernels in chunks (checking the clock between them),
+grows their stacks and tables on demand within the memory budget, and replays
 every line it reports through the engine before returning it. "unknown"
 (a budget ran out) is never reported as "lost".
 """
