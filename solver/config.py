@@ -49,7 +49,25 @@ DFS_FIRST_SHARE = 0.1
 #: ends the solve only with a win; otherwise the full search resumes, B1
 #: cutting against the probes' best banked count.
 PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
-#: Probes of the two-pack search (``solver.double_run``): a width (moves searched
-#: at each position below the root, best first) and the share of the time and
-#: node budgets each may spend before the full search takes what is left.
-DOUBLE_PROBES = ((2, 0.05), (3, 0.3))
+#: Probes of the two-pack search (``solver.double_run``), in order: a kind
+#: (``dfs``: the depth-first search searching only the first ``width`` moves
+#: at each position below the root, best first; ``beam``: the beam of
+#: ``solver.double_beam`` keeping ``width`` positions a depth), the width,
+#: and the share of the time and node budgets it may spend before the full
+#: search takes what is left. The narrow depth-first probe comes first: it
+#: wins easy deals (unlimited passes) in a few hundred positions.
+DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 4000, 0.5), ("dfs", 3, 0.3))
+#: The beam's width is its share of the node budget over ``DOUBLE_BEAM_LAYERS``
+#: (a won line is about 100 macro moves deep: a beam too wide for its budget
+#: runs out before it gets there), at least ``DOUBLE_BEAM_MIN_WIDTH`` and at
+#: most the width above; with a time budget alone, the positions it may keep
+#: are guessed at ``DOUBLE_BEAM_RATE`` a second.
+DOUBLE_BEAM_LAYERS = 150
+DOUBLE_BEAM_MIN_WIDTH = 16
+DOUBLE_BEAM_RATE = 200_000
+#: The beam's score of a position: points per card banked, minus points per
+#: card in the reserve and per redeal used (on double deals 0-19 a costly
+#: redeal banked most: docs/findings.md, "Two packs").
+DOUBLE_BEAM_WEIGHTS = (10, 3, 300)
+#: The most macro moves its lines may have (a won line is far shorter).
+DOUBLE_BEAM_DEPTH = 400

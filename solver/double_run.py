@@ -1,7 +1,8 @@
-"""Solve a two-pack (``double``) position: the driver of :mod:`solver.double_dfs`.
+"""Solve a two-pack (``double``) position: the driver of :mod:`solver.double_dfs`
+and of the beam probe of :mod:`solver.double_beam`.
 
-Runs the resumable kernel in chunks (checking the clock between them),
-grows its stack and table on demand within the memory budget, and replays
+Runs the resumable kernels in chunks (checking the clock between them),
+grows their stacks and tables on demand within the memory budget, and replays
 every line it reports through the engine before returning it. "unknown"
 (a budget ran out) is never reported as "lost".
 """
@@ -16,11 +17,20 @@ from canfield.engine import core, core_double
 from canfield.engine.notation import Move
 from canfield.engine.position import Position
 from canfield.solver import config
+from canfield.solver.double_beam import (
+    AT_BEST_DEPTH,
+    AT_BEST_INDEX,
+    AT_DEPTH,
+    beam,
+    beam_start,
+    line_of,
+)
 from canfield.solver.double_dfs import TOO_MANY_MOVES, macro_parts, run, start, tt_rehash
 from canfield.solver.macros import SolverBug
 from canfield.solver.stats import (
     EXHAUSTED,
     N_STATS,
+    RUNNING,
     ST_BEST,
     ST_BESTLEN,
     ST_CHILDREN,
@@ -66,6 +76,14 @@ def _slots_for(entries: int) -> int:
     return slots
 
 
+def _grown(keys: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The table rehashed into twice the slots."""
+    new_keys = np.zeros((2 * keys.shape[0], core_double.KEY_WORDS), np.uint64)
+    new_used = np.zeros(2 * keys.shape[0], np.bool_)
+    tt_rehash(keys, used, new_keys, new_used)
+    return new_keys, new_used
+
+
 def expand(position: Position, macros: list[int]) -> tuple[list[str], Position]:
     """Atomic notation of ``macros`` from ``position``, each move played by the engine."""
     k = position.game.core
@@ -86,6 +104,26 @@ def expand(position: Position, macros: list[int]) -> tuple[list[str], Position]:
         pos = pos.apply(move)
         line.append(str(move))
     return line, pos
+
+
+def _outcome(
+    result: str, reason: str, macros: list[int], stats: np.ndarray, table_bytes: int
+) -> dict:
+    """What one search or probe hands :func:`solve_double`."""
+    return {
+        "result": result,
+        "stop_reason": reason,
+        "macros": macros,
+        "banked": int(stats[ST_BEST]),
+        "nodes": int(stats[ST_NODES]),
+        "children": int(stats[ST_CHILDREN]),
+        "pruned": int(stats[ST_PRUNED]),
+        "dead_ends": int(stats[ST_DEAD]),
+        "max_depth": int(stats[ST_MAXDEPTH]),
+        # the table alone, as the one-pack search reports it (the stack is apart)
+        "peak_table_bytes": table_bytes,
+        "entries": int(stats[ST_ENTRIES]),
+    }
 
 
 def _search(
@@ -123,10 +161,7 @@ def _search(
             if 2 * keys.nbytes + 2 * used.nbytes > memory:
                 reason = "memory"
                 break
-            new_keys = np.zeros((2 * keys.shape[0], core_double.KEY_WORDS), np.uint64)
-            new_used = np.zeros(2 * keys.shape[0], np.bool_)
-            tt_rehash(keys, used, new_keys, new_used)
-            keys, used = new_keys, new_used
+            keys, used = _grown(keys, used)
         if nodes is not None and stats[ST_NODES] >= nodes:
             reason = "nodes"
             break
@@ -153,20 +188,71 @@ def _search(
     result = "won" if code == WON else "lost" if code == EXHAUSTED and width == 0 else "unknown"
     if code in (WON, EXHAUSTED):
         reason = result if result != "unknown" else "probe"
-    return {
-        "result": result,
-        "stop_reason": reason,
-        "macros": [int(m) for m in stack.best[: int(stats[ST_BESTLEN])]],
-        "banked": int(stats[ST_BEST]),
-        "nodes": int(stats[ST_NODES]),
-        "children": int(stats[ST_CHILDREN]),
-        "pruned": int(stats[ST_PRUNED]),
-        "dead_ends": int(stats[ST_DEAD]),
-        "max_depth": int(stats[ST_MAXDEPTH]),
-        # the table alone, as the one-pack search reports it (the stack is apart)
-        "peak_table_bytes": keys.nbytes + used.nbytes,
-        "entries": int(stats[ST_ENTRIES]),
-    }
+    macros = [int(m) for m in stack.best[: int(stats[ST_BESTLEN])]]
+    return _outcome(result, reason, macros, stats, keys.nbytes + used.nbytes)
+
+
+def beam_probe(
+    position: Position,
+    t0: float,
+    seconds: float,
+    nodes: int | None,
+    memory: int,
+    prune: int,
+    width: int,
+) -> dict:
+    """The beam probe of :mod:`solver.double_beam` until a win or a budget
+    runs out; its end is never "lost". ``width`` is the most positions a
+    depth: fewer when the budget is small (``config.DOUBLE_BEAM_LAYERS``)."""
+    g = position.game
+    budget = nodes if nodes is not None else int(seconds * config.DOUBLE_BEAM_RATE)
+    width = min(width, max(config.DOUBLE_BEAM_MIN_WIDTH, budget // config.DOUBLE_BEAM_LAYERS))
+    slots = _slots_for(min(nodes or config.START_SLOTS, memory // SLOT_BYTES))
+    keys = np.zeros((slots, core_double.KEY_WORDS), np.uint64)
+    used = np.zeros(slots, np.bool_)
+    stats = np.zeros(N_STATS, np.int64)
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    seen = np.zeros(core_double.MAX_STOCK + 1, np.bool_)
+    layer = np.zeros((width, core_double.STATE_LEN), np.uint64)
+    nxt = np.zeros_like(layer)
+    parent = np.zeros((config.DOUBLE_BEAM_DEPTH, width), np.int64)
+    macs = np.zeros_like(parent)
+    at = np.zeros(4, np.int64)
+    weights = np.array(config.DOUBLE_BEAM_WEIGHTS, np.int64)
+    won = beam_start(position.state, g.rules, layer, keys, used, at, stats)
+    code, reason = (WON, "won") if won else (RUNNING, "running")
+    while code == RUNNING:
+        if nodes is not None and stats[ST_NODES] >= nodes:
+            reason = "nodes"
+            break
+        room = keys.shape[0] * 85 // 100
+        pause = int(stats[ST_NODES]) + config.CHUNK_NODES
+        # room for the next chunk and the depth that may end it, if memory allows
+        need = pause + width if nodes is None else min(pause + width, nodes)
+        if need > room and 2 * keys.nbytes + 2 * used.nbytes <= memory:
+            keys, used = _grown(keys, used)
+            continue
+        if stats[ST_NODES] >= room:
+            reason = "memory"
+            break
+        if at[AT_DEPTH] >= config.DOUBLE_BEAM_DEPTH:
+            reason = "depth"
+            break
+        if time.perf_counter() - t0 >= seconds:
+            reason = "time"
+            break
+        limit = room if nodes is None else min(nodes, room)
+        code = beam(
+            layer, nxt, at, g.arr, g.rules, np.int64(prune), weights, pause, limit,
+            keys, used, parent, macs, stats, buf, seen,
+        )  # fmt: skip
+    if code == WON:
+        reason = "won"
+    elif code == EXHAUSTED:
+        reason = "probe"
+    macros = line_of(parent, macs, int(at[AT_BEST_DEPTH]), int(at[AT_BEST_INDEX]))
+    result = "won" if code == WON else "unknown"
+    return _outcome(result, reason, macros, stats, keys.nbytes + used.nbytes)
 
 
 def solve_double(
@@ -194,9 +280,10 @@ def solve_double(
     t0 = time.perf_counter()
     runs: list[dict] = []
     spent = 0
-    for width, share in config.DOUBLE_PROBES if probes else ():
+    for kind, width, share in config.DOUBLE_PROBES if probes else ():
+        probe = beam_probe if kind == "beam" else _search
         probe_nodes = None if nodes is None else max(1, int(nodes * share))
-        r = _search(position, t0, seconds * share, probe_nodes, memory, prune, width)
+        r = probe(position, t0, seconds * share, probe_nodes, memory, prune, width)
         runs.append(r)
         spent += r["nodes"]
         if r["result"] == "won":

@@ -10,6 +10,7 @@ against a brute force over the reference on late positions.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from reference_rules import (
@@ -30,6 +31,9 @@ from canfield.engine.formats import position_from_text, position_to_text
 from canfield.engine.position import Position, PositionError
 from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.experiments.sweep.store import load_run
+from canfield.solver import config
+from canfield.solver.double_run import beam_probe, expand
+from canfield.solver.pruning import P1_HOME
 from canfield.solver.search import Solver
 
 # ---------------------------------------------------------------------------
@@ -259,6 +263,46 @@ def test_p1_waits_for_the_other_copy_of_the_card():
         got = p1_home(pos.state, five_c, pos.game.arr, pos.game.rules)
         assert bool(got) == want, counts
         assert core_double.found_slot(pos.state, five_c, pos.game.arr) >= 0
+
+
+def test_beam_probe_wins_are_real_and_it_never_says_lost():
+    """The beam (solver/double_beam.py) drops positions, so its end proves
+    nothing: it answers won or unknown, and every line it reports (won or
+    best) replays on the reference to the cards it says it banked."""
+    results = {"won": 0, "unknown": 0}
+    for seed, left, trap in LATE:
+        parts = late_parts(seed, left, trap)
+        pos = Position.from_parts("double", **parts)
+        r = beam_probe(pos, time.perf_counter(), 60.0, 5_000, 1 << 24, P1_HOME, 4)
+        results[r["result"]] += 1
+        assert r["nodes"] <= 5_000
+        line, end = expand(pos, r["macros"])
+        assert end.banked == r["banked"]
+        ref_end = replay_on_reference(parts, line)
+        assert ref_banked(ref_end) == r["banked"]
+        if r["result"] == "won":
+            assert ref_snapshot(ref_end)["foundations"] == [13] * 8
+    # the lost trap positions must come back unknown, and the beam must win some
+    assert results["won"] and results["unknown"], results
+
+
+def test_beam_stage_keeps_the_budget_and_its_line_on_a_whole_deal():
+    """On a whole deal the beam runs between the depth-first probes: the
+    solve stays within its node budget, is never "lost" on a budget, and its
+    best line (the beam's, when it banked most) replays through the engine."""
+    pos = Position.from_deal(0, "double")
+    nodes = 20_000
+    r = Solver().solve(pos, seconds=60, nodes=nodes)
+    assert r.result == "unknown" and r.nodes <= nodes
+    ((_, width, share),) = [p for p in config.DOUBLE_PROBES if p[0] == "beam"]
+    beam_alone = beam_probe(
+        pos, time.perf_counter(), 60.0, int(nodes * share), 1 << 26, P1_HOME, width
+    )
+    assert r.banked >= beam_alone["banked"] > 8
+    end = pos
+    for move in r.best_line:
+        end = end.apply(move)
+    assert end.banked == r.banked
 
 
 def _rest(counts: list[int], placed: list[int]) -> list[int]:
