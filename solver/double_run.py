@@ -284,13 +284,15 @@ def solve_double(
         probe = beam_probe if kind == "beam" else _search
         probe_nodes = None if nodes is None else max(1, int(nodes * share))
         r = probe(position, t0, seconds * share, probe_nodes, memory, prune, width)
+        # named as the one-pack search names its stages (``probe2``), plus ``beam``
+        r["stage"] = "beam" if kind == "beam" else f"probe{width}"
         runs.append(r)
         spent += r["nodes"]
         if r["result"] == "won":
             break
     if not runs or runs[-1]["result"] != "won":
         left = None if nodes is None else max(1, nodes - spent)
-        runs.append(_search(position, t0, seconds, left, memory, prune, 0))
+        runs.append(_search(position, t0, seconds, left, memory, prune, 0) | {"stage": "dfs"})
     last = runs[-1]
     best = max(runs, key=lambda r: (r["result"] == "won", r["banked"]))
     line, end = expand(position, best["macros"])
@@ -304,6 +306,7 @@ def solve_double(
         "line": line,
         "end": end,
         "stop_reason": last["stop_reason"],
+        "stage": last["stage"],
         "max_depth": max(r["max_depth"] for r in runs),
         "entries": last["entries"],
         "peak_table_bytes": max(r["peak_table_bytes"] for r in runs),

@@ -215,6 +215,7 @@ class Solver:
             pruned=r["pruned"],
             dead_ends=r["dead_ends"],
             children=r["children"],
+            stage=r["stage"],
         )
 
     def _search(self, position: Position, seconds: float, nodes: int | None, t0: float) -> Run:

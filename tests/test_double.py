@@ -305,6 +305,19 @@ def test_beam_stage_keeps_the_budget_and_its_line_on_a_whole_deal():
     assert end.banked == r.banked
 
 
+def test_a_deal_the_beam_wins_says_so_and_replays_to_104():
+    """Deal 14 (three passes) is won by the beam probe within 2,000,000
+    positions, where the depth-first searches alone found no win: the result
+    names the beam as the stage that answered, and the solution replays."""
+    pos = Position.from_deal(14, "double")
+    r = Solver().solve(pos, seconds=300, nodes=2_000_000)
+    assert (r.result, r.stage) == ("won", "beam")
+    end = pos
+    for move in r.moves:
+        end = end.apply(move)
+    assert end.is_won() and end.banked == 104
+
+
 def _rest(counts: list[int], placed: list[int]) -> list[int]:
     """The cards neither on the foundations ``counts`` nor in ``placed``."""
     cards = list(range(52)) * 2
