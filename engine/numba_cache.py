@@ -16,10 +16,14 @@ the digest, and with it the protection against stale code.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import signal
 import sys
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -106,3 +110,39 @@ def mark_warm(tag: str) -> None:
         _marker(tag).touch()
     except OSError:
         pass  # an unwritable cache: the next run says it compiles again
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C back until the block ends, then raise it.
+
+    A ``KeyboardInterrupt`` that lands while numba compiles can be raised
+    inside numba's ctypes callback that records a compiled object; the
+    callback cannot pass it on, so Python prints "Exception ignored ..." and
+    numba fails later with "no compiled object yet", a traceback for a plain
+    Ctrl-C. Held back, the interrupt costs at most the rest of the compile
+    (``COLD_COMPILE_SECONDS``). A second Ctrl-C is not held: the user insists.
+    Outside the main thread signals cannot be handled, so nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum, frame) -> None:
+        if caught:
+            raise KeyboardInterrupt
+        caught.append(signum)
+        sys.stderr.write("stopping once the compile ends (a compile cannot be cut short)\n")
+
+    try:
+        previous = signal.signal(signal.SIGINT, hold)
+    except ValueError:  # not the main interpreter
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt

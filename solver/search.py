@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from canfield.engine import core
 from canfield.engine.cards import card_str, parse_cards
-from canfield.engine.numba_cache import is_warm, mark_warm
+from canfield.engine.numba_cache import interrupts_deferred, is_warm, mark_warm
 from canfield.engine.position import Position
 from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
@@ -372,7 +372,8 @@ def warm_up(strategy: str = "dfs") -> float:
     return the seconds it took.
 
     Solving a two-move position touches every kernel, so the first real solve
-    is not charged for compilation.
+    is not charged for compilation. A Ctrl-C during it is raised when it
+    ends (:func:`~canfield.engine.numba_cache.interrupts_deferred`).
     """
     t0 = time.perf_counter()
     pos = Position.from_parts(
@@ -384,7 +385,8 @@ def warm_up(strategy: str = "dfs") -> float:
         stock=[],
         waste=parse_cards("5D 4D"),
     )
-    Solver(memory=1 << 20, strategy=strategy).solve(pos, seconds=60)
+    with interrupts_deferred():
+        Solver(memory=1 << 20, strategy=strategy).solve(pos, seconds=60)
     mark_warm(_warm_tag(strategy))
     return time.perf_counter() - t0
 
