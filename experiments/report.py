@@ -700,7 +700,8 @@ class Report:
             f"Runs: {self._runs_line()}.",
             "Intervals are 95%: Wilson for win rates, Student t for means. Unknown "
             "verdicts (budget ran out) are never counted as lost; banked for an unknown "
-            "deal is a lower bound.",
+            "deal, and for a loss settled from a related profile without a search of its "
+            "own (`escalate --settle`), is a lower bound.",
         ]
         if not self.estimates.empty:
             out += [
