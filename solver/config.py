@@ -71,3 +71,8 @@ DOUBLE_BEAM_RATE = 200_000
 DOUBLE_BEAM_WEIGHTS = (10, 3, 300)
 #: The most macro moves its lines may have (a won line is far shorter).
 DOUBLE_BEAM_DEPTH = 400
+
+#: Positions of double deal 0 that ``warm_up`` searches to compile every
+#: two-pack kernel: enough for each stage (beam, probes, search) to run, far
+#: too few to win.
+WARM_UP_DOUBLE_NODES = 400

@@ -367,35 +367,45 @@ def _node_share(nodes: int | None, used: int, picks_left: int) -> int | None:
     return max((nodes - used) // picks_left, 1)
 
 
-def warm_up(strategy: str = "dfs") -> float:
-    """Compile (or load from numba's cache) every kernel of ``strategy``;
-    return the seconds it took.
+def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
+    """Compile (or load from numba's cache) every kernel of ``strategy`` for
+    games of ``packs`` packs; return the seconds it took.
 
-    Solving a two-move position touches every kernel, so the first real solve
-    is not charged for compilation. A Ctrl-C during it is raised when it
-    ends (:func:`~canfield.engine.numba_cache.interrupts_deferred`).
+    One pack: solving a two-move position touches every kernel. Two packs
+    (``double``, searched depth-first whatever the strategy): a few hundred
+    positions of deal 0 run every stage (beam, probes, search), none of which
+    wins there. Either way the first real solve is not charged for
+    compilation, which would otherwise eat its time budget. A Ctrl-C during
+    it is raised when it ends
+    (:func:`~canfield.engine.numba_cache.interrupts_deferred`).
     """
     t0 = time.perf_counter()
-    pos = Position.from_parts(
-        "strict",
-        base=5,
-        foundations=[12, 11, 13, 13],
-        reserve=[],
-        columns=[parse_cards("5C"), [], [], []],
-        stock=[],
-        waste=parse_cards("5D 4D"),
-    )
-    with interrupts_deferred():
-        Solver(memory=1 << 20, strategy=strategy).solve(pos, seconds=60)
-    mark_warm(_warm_tag(strategy))
+    if packs == 2:
+        pos = Position.from_deal(0, "double")
+        with interrupts_deferred():
+            Solver(memory=1 << 22).solve(pos, seconds=600, nodes=config.WARM_UP_DOUBLE_NODES)
+    else:
+        pos = Position.from_parts(
+            "strict",
+            base=5,
+            foundations=[12, 11, 13, 13],
+            reserve=[],
+            columns=[parse_cards("5C"), [], [], []],
+            stock=[],
+            waste=parse_cards("5D 4D"),
+        )
+        with interrupts_deferred():
+            Solver(memory=1 << 20, strategy=strategy).solve(pos, seconds=60)
+    mark_warm(_warm_tag(strategy, packs))
     return time.perf_counter() - t0
 
 
-def is_compiled(strategy: str = "dfs") -> bool:
-    """Whether :func:`warm_up` has run for ``strategy`` against this source
-    tree's numba cache, so the next one loads the kernels instead of compiling."""
-    return is_warm(_warm_tag(strategy))
+def is_compiled(strategy: str = "dfs", packs: int = 1) -> bool:
+    """Whether :func:`warm_up` has run for ``strategy`` and ``packs`` against
+    this source tree's numba cache, so the next one loads the kernels instead
+    of compiling."""
+    return is_warm(_warm_tag(strategy, packs))
 
 
-def _warm_tag(strategy: str) -> str:
-    return f"solve-{strategy}"
+def _warm_tag(strategy: str, packs: int = 1) -> str:
+    return "solve-double" if packs == 2 else f"solve-{strategy}"

@@ -172,7 +172,7 @@ def test_blind_players_do_not_compile_the_solver(tmp_path, monkeypatch):
 
 
 def test_a_cold_compile_is_announced(tmp_path, monkeypatch):
-    monkeypatch.setattr("canfield.experiments.sweep.runner.is_compiled", lambda _: False)
+    monkeypatch.setattr("canfield.experiments.sweep.runner.is_compiled", lambda *_: False)
     res = sweep("--deals", "0:1", "--nodes", "100", "--workers", "1", "--out", str(tmp_path / "r"))
     assert res.exit_code == 0, res.output
     assert res.stderr.startswith("compiling the solver (first run only, about ")

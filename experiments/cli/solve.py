@@ -119,12 +119,13 @@ def _print_human(r: SolveResult, source: Source) -> None:
     )
 
 
-def _warm_up(strategy: str, as_json: bool) -> None:
-    """Compile the kernels (or load them from the cache), saying so when it is slow."""
-    if not is_compiled(strategy):
+def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
+    """Compile the kernels for games of ``packs`` packs (or load them from the
+    cache), saying so when it is slow."""
+    if not is_compiled(strategy, packs):
         click.echo(COMPILING_NOTE, err=True)
     t0 = time.perf_counter()
-    warm_up(strategy)
+    warm_up(strategy, packs)
     if not as_json:
         click.echo(f"# compile/warm-up {time.perf_counter() - t0:.2f} s")
 
@@ -257,8 +258,10 @@ def solve_cmd(
     used = {strategy}
     if threads > 1:  # every member's kernels compiled before the members fork
         used |= {m["strategy"] for job in jobs for _, m in _members(job, threads, opts)}
+    packs = {job.profile.packs for job in jobs}
     for name in sorted(used, key=lambda s: s != strategy):
-        _warm_up(name, as_json)
+        for n in sorted(packs):
+            _warm_up(name, as_json, n)
     contradicted = []
     for job in jobs:
         r = _run_threads(job, budget, nodes, opts, threads)

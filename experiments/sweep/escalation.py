@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from canfield.engine.profiles import parse_profile
 from canfield.experiments.sweep.attempts import AttemptStore
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_settle import settle_rows
@@ -59,6 +60,7 @@ from canfield.experiments.sweep.escalation_spec import (
 from canfield.experiments.sweep.progress import ResultTally, SweepProgress
 from canfield.experiments.sweep.rows import run_batch, warm_up_for
 from canfield.experiments.sweep.runner import (
+    batch_packs,
     check_run_args,
     chunk_batches,
     connect_dask,
@@ -78,7 +80,8 @@ def attempt_batch(profile: str, deals: Sequence[int], *args) -> list[dict]:
     SolveFailed
         If the solver raised on a deal (named in the message).
     """
-    warm_up_for(args[3], args[5])  # once, before the first solve's clock starts
+    # once, before the first solve's clock starts
+    warm_up_for(args[3], args[5], (parse_profile(profile).packs,))
     rows = []
     for deal in deals:
         cpu0 = time.process_time()
@@ -343,7 +346,9 @@ def _run(
 
         args = (budget.seconds, budget.nodes, budget.memory, "solver", "", solver_options)
         compile_here = (
-            not compiled and client is None and needs_compile("solver", solver_options, say)
+            not compiled
+            and client is None
+            and needs_compile("solver", solver_options, say, batch_packs(batches))
         )
         compiled = True
         try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from canfield.engine.position import Position
 from canfield.engine.profiles import parse_profile
@@ -42,17 +42,21 @@ from canfield.solver.search import solve_deal, warm_up
 
 
 @functools.cache
-def warm_up_once(strategy: str = "dfs") -> None:
-    """Compile (or load) the kernels of the solver's ``strategy`` once per
-    process, so that no row's ``seconds`` pays for it."""
-    warm_up(strategy)
+def warm_up_once(strategy: str = "dfs", packs: int = 1) -> None:
+    """Compile (or load) the kernels of the solver's ``strategy`` for games
+    of ``packs`` packs once per process, so that no row's ``seconds`` (nor
+    its time budget) pays for it."""
+    warm_up(strategy, packs)
 
 
-def warm_up_for(player: str, solver_options: str) -> None:
-    """Compile what ``player`` runs: the solver's kernels for the players that
-    search (``SEARCHING_PLAYERS``), nothing for greedy and random."""
+def warm_up_for(player: str, solver_options: str, packs: Iterable[int] = (1,)) -> None:
+    """Compile what ``player`` runs on games of each of ``packs`` packs: the
+    solver's kernels for the players that search (``SEARCHING_PLAYERS``),
+    nothing for greedy and random."""
     if player in SEARCHING_PLAYERS:
-        warm_up_once(parse_solver_options(solver_options)["strategy"])
+        strategy = parse_solver_options(solver_options)["strategy"]
+        for n in sorted(set(packs)):
+            warm_up_once(strategy, n)
 
 
 def solve_row(
@@ -203,7 +207,7 @@ def run_batch(
     SolveFailed
         If the solver or the player raised on a deal (named in the message).
     """
-    warm_up_for(player, solver_options)
+    warm_up_for(player, solver_options, (parse_profile(profile).packs,))
     rows = []
     for deal in deals:
         try:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from canfield.engine.numba_cache import COMPILING_NOTE
+from canfield.engine.profiles import parse_profile
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.games import store_games
 from canfield.experiments.sweep.progress import ResultTally, SweepProgress
@@ -170,7 +171,9 @@ def _run(
     )
     local_workers = workers or os.cpu_count() or 1
     compile_here = (
-        bool(batches) and client is None and needs_compile(spec.player, spec.solver_options, say)
+        bool(batches)
+        and client is None
+        and needs_compile(spec.player, spec.solver_options, say, batch_packs(batches))
     )
     bar = SweepProgress(total, len(done), label, tally) if progress and batches else None
 
@@ -230,7 +233,7 @@ def execute(
     workers load them from numba's cache instead of compiling them each.
     """
     if compile_here or (batches and client is None and local_workers == 1):
-        warm_up_for(args[3], args[5])
+        warm_up_for(args[3], args[5], batch_packs(batches))
     if not batches:
         return
     if client is not None:
@@ -242,12 +245,24 @@ def execute(
         run_local(local_workers, batches, args, finished, task)
 
 
-def needs_compile(player: str, solver_options: str, say: Callable[[str], None] | None) -> bool:
+def batch_packs(batches: list[Batch]) -> set[int]:
+    """The pack counts (1, or 2 for ``double``) of the profiles of ``batches``."""
+    return {parse_profile(prof).packs for prof, _ in batches}
+
+
+def needs_compile(
+    player: str,
+    solver_options: str,
+    say: Callable[[str], None] | None,
+    packs: Iterable[int] = (1,),
+) -> bool:
     """True (after saying so) when ``player`` runs the solver and numba's
-    cache does not hold the kernels of its ``solver_options`` yet."""
+    cache does not hold the kernels of its ``solver_options`` for games of
+    each of ``packs`` packs yet."""
     if player not in SEARCHING_PLAYERS:
         return False
-    if is_compiled(parse_solver_options(solver_options)["strategy"]):
+    strategy = parse_solver_options(solver_options)["strategy"]
+    if all(is_compiled(strategy, n) for n in set(packs)):
         return False
     if say is not None:
         say(COMPILING_NOTE)

@@ -1,0 +1,37 @@
+"""The solver's kernels are compiled before any solve's clock starts, for
+one pack and for two (``double``): a compile inside a solve's time budget
+would leave it unknown for a reason that has nothing to do with the deal."""
+
+from __future__ import annotations
+
+import pytest
+
+from canfield.experiments.sweep import rows, runner
+from canfield.solver.search import is_compiled, solve_deal, warm_up
+
+
+def test_two_pack_kernels_warm_up_and_are_marked():
+    warm_up("dfs", 2)
+    assert is_compiled("dfs", 2)
+    # warm now: a double deal's time budget goes to the search, not to a compile
+    r = solve_deal(3, "double", seconds=30, nodes=2_000, memory=1 << 24)
+    assert r.nodes == 2_000 and r.stop_reason == "nodes", (r.nodes, r.stop_reason)
+
+
+@pytest.mark.parametrize(("profile", "packs"), [("strict", 1), ("double", 2)])
+def test_a_batch_warms_up_the_kernels_of_its_own_pack_count(monkeypatch, profile, packs):
+    calls = []
+    rows.warm_up_once.cache_clear()
+    monkeypatch.setattr(rows, "warm_up", lambda strategy, n: calls.append((strategy, n)))
+    try:
+        got = rows.run_batch(profile, [0], None, 50, 1 << 22)
+    finally:
+        rows.warm_up_once.cache_clear()
+    assert calls == [("dfs", packs)]
+    assert len(got) == 1 and got[0]["budget_nodes"] == 50
+
+
+def test_a_sweep_compiles_for_every_pack_count_it_will_meet():
+    batches = [("strict", [0, 1]), ("double", [0]), ("hevagames", [2])]
+    assert runner.batch_packs(batches) == {1, 2}
+    assert runner.batch_packs(batches[:1]) == {1}
