@@ -76,6 +76,17 @@ def _slots_for(entries: int) -> int:
     return slots
 
 
+def _start_slots(nodes: int | None, memory: int) -> int:
+    """The first table's slots: room for ``nodes`` positions (a default
+    without a node budget), but never more bytes than ``memory`` (the
+    smallest table aside), since a table only grows while twice its size
+    fits in the budget."""
+    slots = _slots_for(min(nodes or config.START_SLOTS, memory // SLOT_BYTES))
+    while slots > 1 << 12 and slots * SLOT_BYTES > memory:
+        slots //= 2
+    return slots
+
+
 def _grown(keys: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The table rehashed into twice the slots."""
     new_keys = np.zeros((2 * keys.shape[0], core_double.KEY_WORDS), np.uint64)
@@ -139,7 +150,7 @@ def _search(
     g = position.game
     stack = _Stack(config.START_DEPTH)
     stack.states[0] = position.state
-    slots = _slots_for(min(nodes, memory // SLOT_BYTES) if nodes else config.START_SLOTS)
+    slots = _start_slots(nodes, memory)
     keys = np.zeros((slots, core_double.KEY_WORDS), np.uint64)
     used = np.zeros(slots, np.bool_)
     stats = np.zeros(N_STATS, np.int64)
@@ -207,7 +218,7 @@ def beam_probe(
     g = position.game
     budget = nodes if nodes is not None else int(seconds * config.DOUBLE_BEAM_RATE)
     width = min(width, max(config.DOUBLE_BEAM_MIN_WIDTH, budget // config.DOUBLE_BEAM_LAYERS))
-    slots = _slots_for(min(nodes or config.START_SLOTS, memory // SLOT_BYTES))
+    slots = _start_slots(nodes, memory)
     keys = np.zeros((slots, core_double.KEY_WORDS), np.uint64)
     used = np.zeros(slots, np.bool_)
     stats = np.zeros(N_STATS, np.int64)

@@ -34,7 +34,7 @@ from canfield.experiments.sweep.store import load_run
 from canfield.solver import config
 from canfield.solver.double_run import beam_probe, expand
 from canfield.solver.pruning import P1_HOME
-from canfield.solver.search import Solver
+from canfield.solver.search import Solver, solve_deal
 
 # ---------------------------------------------------------------------------
 # the preset and the deal
@@ -410,3 +410,12 @@ def test_blind_players_refuse_two_packs_in_one_line(tmp_path):
     )
     assert out.exit_code != 0
     assert "do not play two packs" in out.stderr and "Traceback" not in out.output
+
+
+@pytest.mark.parametrize("memory", [1 << 20, 3 << 20])
+def test_the_table_stays_within_the_memory_budget(memory):
+    """Every stage's table (beam, probes, search) starts and grows within
+    ``memory``: the first table was once sized for the node budget alone."""
+    r = solve_deal(0, "double", seconds=60, nodes=400_000, memory=memory)
+    assert r.result == "unknown" and r.stop_reason == "memory", (r.result, r.stop_reason)
+    assert 0 < r.peak_table_bytes <= memory, r.peak_table_bytes
