@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -76,8 +77,22 @@ def w1_position(seed: int) -> Position | None:
                 break
             col.append(fit[0])
             free.remove(fit[0])
-    reserve = [free.pop() for _ in range(min(len(free), rng.randint(0, 2)))]
-    cut = rng.randrange(len(free) + 1)
+    return laid_out(rng, base, found, columns, free, waste_top=[w])
+
+
+def laid_out(
+    rng: random.Random,
+    base: int,
+    found: list[int],
+    columns: list[list[int]],
+    rest: list[int],
+    waste_top: Sequence[int] = (),
+) -> Position | None:
+    """A rainbow position: up to two of ``rest`` in the reserve, the others cut
+    at random into stock and waste, ``waste_top`` on the waste; None when the
+    layout is not a legal position."""
+    reserve = [rest.pop() for _ in range(min(len(rest), rng.randint(0, 2)))]
+    cut = rng.randrange(len(rest) + 1)
     try:
         return Position.from_parts(
             "rainbow",
@@ -85,11 +100,11 @@ def w1_position(seed: int) -> Position | None:
             foundations=found,
             reserve=reserve,
             columns=columns,
-            stock=free[:cut],
-            waste=[*free[cut:], w],
+            stock=rest[:cut],
+            waste=[*rest[cut:], *waste_top],
         )
     except PositionError:
-        return None
+        return None  # a column's lower card may not carry the card on it
 
 
 def test_w1_kernel_agrees_with_the_reference_rules():
@@ -186,21 +201,7 @@ def r1_position(seed: int) -> Position | None:
     under = [c for c in rest if c % 13 == (x % 13 + 1) % 13]
     col1 = [under[0], x] if under and rng.random() < 0.5 else [x]
     rest = [c for c in rest if c not in col1]
-    columns = [col1, col2, [rest.pop()], [rest.pop()]]
-    reserve = [rest.pop() for _ in range(min(len(rest), rng.randint(0, 2)))]
-    cut = rng.randrange(len(rest) + 1)
-    try:
-        return Position.from_parts(
-            "rainbow",
-            base=base,
-            foundations=found,
-            reserve=reserve,
-            columns=columns,
-            stock=rest[:cut],
-            waste=rest[cut:],
-        )
-    except PositionError:
-        return None  # column 1's lower card may not carry x
+    return laid_out(rng, base, found, [col1, col2, [rest.pop()], [rest.pop()]], rest)
 
 
 def r1_column(pos: Position) -> int:
