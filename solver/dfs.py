@@ -14,9 +14,17 @@ from numba import njit
 from canfield.engine import core
 from canfield.solver.bound import WORK_LEN, bound_applies, child_bound, set_parents
 from canfield.solver.config import MAX_MACROS
-from canfield.solver.macros import macro_atomic
+from canfield.solver.macros import macro_atomic, stock_tag
 from canfield.solver.moves import apply_macro, builder_masks, gen_macros
-from canfield.solver.pruning import B1_BOUND, E1_CYCLE, E2_POINTER, E3_PASS_POINTER, canon_stock
+from canfield.solver.pruning import (
+    B1_BOUND,
+    E1_CYCLE,
+    E2_POINTER,
+    E3_PASS_POINTER,
+    R1_BURIED,
+    canon_stock,
+)
+from canfield.solver.rank_home import buried_builders_home, r1_applies
 from canfield.solver.stats import (
     EXHAUSTED,
     RUNNING,
@@ -26,6 +34,7 @@ from canfield.solver.stats import (
     ST_CUT,
     ST_DEAD,
     ST_DEPTH,
+    ST_HOMED,
     ST_MAXDEPTH,
     ST_NODES,
     ST_PRUNED,
@@ -50,8 +59,8 @@ def rule_setup(game, rules, prune):
     builders = np.empty(52, np.uint64)
     builder_masks(game, rules, builders)
     ws = np.empty(WORK_LEN, np.int64)
-    if use_bound:
-        set_parents(ws, game, rules)
+    if use_bound or (prune & R1_BURIED) != 0:
+        set_parents(ws, game, rules)  # rule R1 reads B1's frozen links too
     return use_e2, use_bound, builders, ws
 
 
@@ -93,6 +102,7 @@ def search(
     max_depth = states.shape[0]
     room = mstack.shape[0]
     use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
+    use_r1 = (prune & R1_BURIED) != 0 and r1_applies(rules)
     d = stats[ST_DEPTH]
     done = 0
     while done < chunk:
@@ -153,12 +163,22 @@ def search(
                 imove[d] = 0
                 stats[ST_CUT] += 1
                 continue
+        if use_r1:
+            c = buried_builders_home(child, game, rules, ws)
+            if c >= 0:
+                # rule R1: the top goes home alone (after B1, which reads ws afresh)
+                here = stock_tag(core.waste_ptr(child), core.redeals(child))
+                mstack[top] = core.encode_move(c, core.DST_FOUND, 1) | here
+                nmoves[d] = 1
+                imove[d] = 0
+                stats[ST_HOMED] += 1
+                continue
         n = gen_macros(
             child, game, rules, mstack[top : top + MAX_MACROS], buf, scratch, prune, builders, back
         )
-        if n == -1:
+        if n < 0:
+            stats[ST_PRUNED if n == -1 else ST_HOMED] += 1  # P1; W1
             n = 1
-            stats[ST_PRUNED] += 1
         elif n == 0:
             stats[ST_DEAD] += 1
         elif n > width:
@@ -193,7 +213,7 @@ def root_setup(
     imove[0] = 0
     no_back = imove[0] - 1  # -1, typed as the search's own call types it: one compile
     n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS], buf, scratch, prune, builders, no_back)
-    if n == -1:
+    if n < 0:
         n = 1
     nmoves[0] = n
     imove[0] = 0

@@ -29,6 +29,7 @@ from canfield.solver.stats import (
     ST_CUT,
     ST_DEAD,
     ST_DOMINATED,
+    ST_HOMED,
     ST_MAXDEPTH,
     ST_NODES,
     ST_PRUNED,
@@ -39,7 +40,7 @@ from canfield.solver.stats import (
 from canfield.solver.table import new_table, slot_bytes, tt_rehash
 
 #: Counters that add up across the runs of one solve.
-SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD)
+SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD, ST_HOMED)
 
 
 @dataclass

@@ -187,9 +187,9 @@ def layers_run(
             n = gen_macros(
                 parent_state, game, rules, parent_macros, buf, scratch, prune, builders, no_back
             )
-            if n == -1:
+            if n < 0:
                 n = 1
-                stats[ST_PRUNED] += 1
+                stats[ST_PRUNED] += 1  # P1 (-1) or W1 (-2)
             elif n == 0:
                 stats[ST_DEAD] += 1
                 continue

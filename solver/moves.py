@@ -14,7 +14,8 @@ from numba import njit
 
 from canfield.engine import core
 from canfield.solver.macros import STOCK_FIELDS, macro_atomic, macro_ptr, stock_tag
-from canfield.solver.pruning import P1_HOME, useless_in_tableau
+from canfield.solver.pruning import P1_HOME, W1_WASTE, useless_in_tableau
+from canfield.solver.rank_home import useless_waste_top, w1_applies
 
 
 @njit(cache=True)
@@ -38,6 +39,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
 
     With rule P1 in ``prune``, a column top that is useless in the tableau and
     fits its foundation is the only move: it is written alone and -1 returned.
+    Rule W1 does the same for the waste top and returns -2.
     """
     # what each column top and foundation takes, as 52-bit masks: the
     # tableau does not change while the stock turns, so read it once
@@ -62,6 +64,9 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
                 if useless_in_tableau(s, top, game, rules):
                     out[0] = m | here
                     return -1
+    if prune & W1_WASTE and w1_applies(rules) and useless_waste_top(s, game, rules):
+        out[0] = core.encode_move(core.SRC_WASTE, core.DST_FOUND, 1) | here
+        return -2
     # scores sort the moves (higher first); scratch holds them, then the
     # live stock positions, so that no array is allocated per node
     scores = scratch

@@ -1,6 +1,7 @@
 """Pruning rules P1, E1, E2 and E3 (``docs/solver.md``), and the masks that pick rules.
 
-Rule B1 has a module of its own (:mod:`solver.bound`). Each rule here is a
+Rule B1 has a module of its own (:mod:`solver.bound`), and so do R1 and W1
+(:mod:`solver.rank_home`). Each rule here is a
 small compiled test the search loops and the move generator call.
 """
 
@@ -15,7 +16,8 @@ from canfield.engine import core
 
 # pruning rules, as bits of the ``prune`` mask
 P1_HOME, E1_CYCLE, B1_BOUND, E2_POINTER, E3_PASS_POINTER = 1, 2, 4, 8, 16
-ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND | E2_POINTER | E3_PASS_POINTER
+R1_BURIED, W1_WASTE = 32, 64
+ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND | E2_POINTER | E3_PASS_POINTER | R1_BURIED | W1_WASTE
 
 #: The rules by their names in ``docs/solver.md``.
 PRUNING_RULES = {
@@ -24,6 +26,8 @@ PRUNING_RULES = {
     "E2": E2_POINTER,
     "B1": B1_BOUND,
     "E3": E3_PASS_POINTER,
+    "R1": R1_BURIED,
+    "W1": W1_WASTE,
 }
 
 

@@ -23,4 +23,5 @@ ST_DEAD = 7  # positions without a move
 ST_CHILDREN = 8  # children made (each applied, keyed and looked up)
 ST_CUT = 9  # positions not expanded because rule B1 says they cannot beat the best
 ST_DOMINATED = 10  # children skipped because rule E2 says a visited one dominates them
-N_STATS = 11
+ST_HOMED = 11  # positions rule R1 or W1 left one move (a card sent home)
+N_STATS = 12

@@ -40,6 +40,9 @@ def applicable_rules(profile: Profile) -> list[str]:
         and profile.fill == "auto"
         and profile.space == "waste",
     }
+    rank = profile.build == "rank"
+    can["R1"] = rank and can["B1"]
+    can["W1"] = rank and no_worry and profile.draw == 1
     return [name for name in PRUNING_RULES if can[name]]
 
 

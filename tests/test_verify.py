@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.cli import main
 from canfield.experiments.cli import solve as solve_cli
+from canfield.solver.pruning import PRUNING_RULES
 from canfield.solver.verify import applicable_rules, verify_loss
 
 
@@ -26,6 +27,9 @@ def test_each_rule_applies_where_docs_solver_md_says():
     # limited passes: E3 instead of E1 and E2; draw 1: E2 has nothing to do
     assert applicable_rules(parse_profile("storehouse")) == ["P1", "B1", "E3"]
     assert applicable_rules(parse_profile("strict:draw=1")) == ["P1", "E1", "B1"]
+    # rank-only building: R1 (B1's frozen links) and W1 (draw 1)
+    assert applicable_rules(parse_profile("rainbow")) == ["P1", "B1", "E3", "R1", "W1"]
+    assert applicable_rules(parse_profile("rainbow:draw=3")) == ["P1", "B1", "E3", "R1"]
 
 
 def test_a_loss_is_re_proven_without_each_rule_and_all():
@@ -75,7 +79,7 @@ def test_a_contradicting_re_proof_is_an_error_exit_1(monkeypatch):
 
     def broken(job, seconds, nodes, opts, threads):
         r = real(job, seconds, nodes, opts, threads)
-        if opts["prune"] != ["P1", "E1", "E2", "E3"]:  # the solve without B1 "wins"
+        if opts["prune"] != [r for r in PRUNING_RULES if r != "B1"]:  # without B1 "wins"
             return r
         r.result = "won"
         return r
