@@ -151,9 +151,12 @@ def test_ctrl_c_during_a_cold_compile_is_one_line_and_exit_130(tmp_path):
     first = proc.stderr.readline()
     assert first.startswith("compiling the solver"), first
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    # held until the compile ends when it lands inside one (numba_cache.interrupts_deferred)
+    out, err = proc.communicate(timeout=300)
     assert proc.returncode == 130, err
-    assert out == "" and err == "error: interrupted\n"
+    *held, last = err.splitlines()
+    assert out == "" and last == "error: interrupted", err
+    assert held in ([], ["stopping once the compile ends (a compile cannot be cut short)"]), err
 
 
 def test_an_unwritable_numba_cache_falls_back_with_one_warning(tmp_path):
