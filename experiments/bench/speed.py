@@ -13,7 +13,12 @@ repeat runs both checkouts one after the other, each in a fresh process
 whose kernels are already compiled, so the ratio of their medians is
 measured under the same load.
 
-Run: ``python -m experiments.bench.speed --baseline /work/main``
+With ``--rows START:STOP`` it also solves those deals of the published
+``main-10k`` sweep again with its budgets (50,000 positions, probes and all,
+every profile) and counts the rows whose result, banked count or positions
+differ: the whole solver, not the kernel alone, must give the same rows.
+
+Run: ``python -m experiments.bench.speed --baseline /work/main --rows 0:200``
 (``--help`` for the job lists and repeats).
 """
 
@@ -29,6 +34,7 @@ from pathlib import Path
 
 from canfield.engine.version import __version__
 from canfield.experiments.bench.csv_rows import write_rows
+from canfield.experiments.bench.table import same_rows
 
 #: Hard strict deals and the positions each is searched for.
 HARD_DEALS = (12, 35, 64, 141)
@@ -137,9 +143,9 @@ def bench(
                     "repeats": len(secs),
                     "median_s": round(statistics.median(secs), 3),
                     "min_s": round(min(secs), 3),
-                    "positions_per_s": round(nodes / statistics.median(secs)),
+                    "positions_per_s": round(nodes / max(statistics.median(secs), 1e-9)),
                     "median_cpu_s": round(statistics.median(cpu), 3),
-                    "positions_per_cpu_s": round(nodes / statistics.median(cpu)),
+                    "positions_per_cpu_s": round(nodes / max(statistics.median(cpu), 1e-9)),
                     "version": __version__,
                 }
             )
@@ -152,15 +158,16 @@ def bench(
             if not sel:
                 continue
             pos = sum(r["positions"] for r in sel)
-            sec = sum(r["median_s"] for r in sel)
-            cpu = sum(r["median_cpu_s"] for r in sel)
+            # rounded medians of tiny jobs may be 0
+            sec = max(sum(r["median_s"] for r in sel), 1e-3)
+            cpu = max(sum(r["median_cpu_s"] for r in sel), 1e-3)
             echo(
                 f"{root.name:>8} {group:>4}: {pos:>11,} positions, {sec:7.2f} s "
                 f"({pos / sec:>9,.0f}/s), {cpu:7.2f} CPU s ({pos / cpu:>9,.0f}/CPU s)"
             )
     if baseline is not None:
         for col in ("median_s", "median_cpu_s"):
-            old = sum(r[col] for r in rows if r["checkout"] == str(roots[0]))
+            old = max(sum(r[col] for r in rows if r["checkout"] == str(roots[0])), 1e-3)
             new = sum(r[col] for r in rows if r["checkout"] == str(here))
             echo(f"{col} ratio this/baseline: {new / old:.3f}")
         echo("every job searched the same positions in both checkouts")
@@ -177,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mix-nodes", type=int, default=MIX_NODES, help="0: no mix jobs")
     ap.add_argument("--mix", type=int, default=len(MIX_DEALS), help="mix deals to run")
     ap.add_argument("--out", type=Path, default=Path("results", "runs", "bench", "speed.csv"))
+    ap.add_argument("--rows", help="main-10k deals START:STOP to solve again and compare")
+    ap.add_argument("--no-timing", action="store_true", help="only the --rows comparison")
     a = ap.parse_args(argv)
     if a.repeats < 1 or a.hard_nodes < 1 or a.mix_nodes < 0 or not 0 <= a.mix <= len(MIX_DEALS):
         print(
@@ -188,14 +197,32 @@ def main(argv: list[str] | None = None) -> int:
     if a.baseline is not None and not (a.baseline / "engine" / "core.py").is_file():
         print(f"error: {a.baseline} is not a checkout of this project", file=sys.stderr)
         return 2
+    rows = None
+    if a.rows is not None:
+        try:
+            start, stop = (int(x) for x in a.rows.split(":"))
+            rows = range(start, stop)
+        except ValueError:
+            print(f"error: --rows wants START:STOP, not {a.rows!r}", file=sys.stderr)
+            return 2
     jobs = [(PROFILE, d, a.hard_nodes) for d in HARD_DEALS]
     if a.mix_nodes:
         jobs += [(PROFILE, d, a.mix_nodes) for d in MIX_DEALS[: a.mix]]
     try:
-        bench(jobs, a.repeats, a.baseline, a.out)
+        if not a.no_timing:
+            bench(jobs, a.repeats, a.baseline, a.out)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    if rows is not None:
+        here = Path(__file__).resolve().parents[2]
+        summary = same_rows(here, rows)
+        print(
+            f"main-10k deals {summary['deals']} ({summary['profiles']}): "
+            f"{summary['rows_compared']} rows compared, {summary['rows_differing']} differ"
+        )
+        write_rows(a.out.with_name(a.out.stem + "-rows" + a.out.suffix), [summary])
+        return 1 if summary["rows_differing"] else 0
     return 0
 
 
