@@ -18,6 +18,7 @@ def test_a_tiny_job_runs_and_writes_its_row(tmp_path):
     with out.open() as fh:
         got = list(csv.DictReader(fh))
     assert got[0]["profile"] == "strict" and int(got[0]["budget_nodes"]) == 2000
+    assert got[0]["profile_full"].startswith("strict:") and got[0]["version"]
 
 
 def test_a_changed_search_is_an_error(tmp_path, monkeypatch):

@@ -87,6 +87,13 @@ def run_jobs(root: Path, jobs: list[tuple[str, int, int]]) -> list[dict]:
     return [json.loads(line) for line in done.stdout.strip().splitlines()]
 
 
+def full_profile(profile: str) -> str:
+    """The full profile string of ``profile`` (every option spelt out)."""
+    from canfield.engine.position import Position
+
+    return Position.from_deal(0, profile).profile.full()
+
+
 def same_search(a: dict, b: dict) -> bool:
     """Whether two runs of one job searched the same positions (statistics
     vector, best line and verdict all equal)."""
@@ -135,6 +142,7 @@ def bench(
                 {
                     "checkout": str(root),
                     "profile": job[0],
+                    "profile_full": full_profile(job[0]),
                     "deal": job[1],
                     "budget_nodes": job[2],
                     "positions": nodes,
