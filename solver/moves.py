@@ -29,9 +29,7 @@ def builder_masks(game, rules, builders):
         builders[t] = m
 
 
-# inlined into the search loop: a numba call passes each array argument as
-# its header, field by field (docs/solver.md, Speed: about 15% of the time)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
 
@@ -137,7 +135,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _card_moves(s, game, rules, out, builders, fmask, space, t0, t1, t2, t3):
     """:func:`engine.core.card_moves` (same moves, same order) with the build
     tests read from the ``builders`` masks; ``tests/test_kernel.py`` checks it."""
@@ -204,7 +202,7 @@ def _single_moves(card, src, out, n, builders, fmask, to_space, t0, t1, t2, t3):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _score(s, m, rules, steps):
     """Move ordering: reserve progress first, then foundations, then the rest."""
     src = core.move_src(m)
@@ -224,9 +222,7 @@ def _score(s, m, rules, steps):
     return sc
 
 
-# inlined into the search loop: a numba call passes each array argument as
-# its header, field by field (docs/solver.md, Speed: about 15% of the time)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def apply_macro(s, mac, game, rules):
     """Turn the stock to the macro's position and make its card move.
 
