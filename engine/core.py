@@ -143,7 +143,7 @@ def live_below(s, ns, p):
     return popcount(~s[1] & ((np.uint64(1) << np.uint64(p)) - np.uint64(1)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def banked(s):
     return found_count(s, 0) + found_count(s, 1) + found_count(s, 2) + found_count(s, 3)
 
@@ -730,7 +730,7 @@ def is_blocked(s, game, rules):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def canonical_key(s, rules, key):
     """Pack ``s`` into ``key`` with columns sorted: the transposition-table key.
 

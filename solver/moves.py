@@ -30,7 +30,9 @@ def builder_masks(game, rules, builders):
         builders[t] = m
 
 
-@njit(cache=True)
+# inlined into the search loop: a numba call passes each array argument as
+# its header, field by field (docs/solver.md, Speed: about 15% of the time)
+@njit(cache=True, inline="always")
 def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
 
@@ -140,7 +142,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _card_moves(s, game, rules, out, builders, fmask, space, t0, t1, t2, t3):
     """:func:`engine.core.card_moves` (same moves, same order) with the build
     tests read from the ``builders`` masks; ``tests/test_kernel.py`` checks it."""
@@ -207,7 +209,7 @@ def _single_moves(card, src, out, n, builders, fmask, to_space, t0, t1, t2, t3):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score(s, m, rules, steps):
     """Move ordering: reserve progress first, then foundations, then the rest."""
     src = core.move_src(m)
@@ -227,7 +229,9 @@ def _score(s, m, rules, steps):
     return sc
 
 
-@njit(cache=True)
+# inlined into the search loop: a numba call passes each array argument as
+# its header, field by field (docs/solver.md, Speed: about 15% of the time)
+@njit(cache=True, inline="always")
 def apply_macro(s, mac, game, rules):
     """Turn the stock to the macro's position and make its card move.
 
