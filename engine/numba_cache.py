@@ -122,9 +122,13 @@ def interrupts_deferred() -> Iterator[None]:
     numba fails later with "no compiled object yet", a traceback for a plain
     Ctrl-C. Held back, the interrupt costs at most the rest of the compile
     (``COLD_COMPILE_SECONDS``). A second Ctrl-C is not held: the user insists.
-    Outside the main thread signals cannot be handled, so nothing changes.
+    Outside the main thread signals cannot be handled, and a process that
+    ignores Ctrl-C goes on ignoring it, so nothing changes there.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # e.g. a sweep's worker
+    ):
         yield
         return
     caught: list[int] = []

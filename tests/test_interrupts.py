@@ -10,7 +10,16 @@ import pytest
 from canfield.engine.numba_cache import interrupts_deferred
 
 
-def test_a_ctrl_c_is_held_until_the_block_ends(capsys):
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT as in a terminal: a suite started in the background (nohup, CI
+    runners) inherits it ignored."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_a_ctrl_c_is_held_until_the_block_ends(capsys, ctrl_c_raises):
     reached = []
     with pytest.raises(KeyboardInterrupt):
         with interrupts_deferred():
@@ -21,7 +30,7 @@ def test_a_ctrl_c_is_held_until_the_block_ends(capsys):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_a_second_ctrl_c_is_not_held():
+def test_a_second_ctrl_c_is_not_held(ctrl_c_raises):
     reached = []
     with pytest.raises(KeyboardInterrupt):
         with interrupts_deferred():
@@ -32,7 +41,18 @@ def test_a_second_ctrl_c_is_not_held():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_no_ctrl_c_no_interrupt():
+def test_an_ignored_ctrl_c_stays_ignored(capsys):
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with interrupts_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert capsys.readouterr().err == ""
+
+
+def test_no_ctrl_c_no_interrupt(ctrl_c_raises):
     with interrupts_deferred():
         total = sum(range(10))
     assert total == 45
