@@ -87,6 +87,19 @@ def _start_slots(nodes: int | None, memory: int) -> int:
     return slots
 
 
+def _work_arrays(nodes: int | None, memory: int) -> tuple[np.ndarray, ...]:
+    """A search's first table (keys, used), its statistics and its scratch
+    buffers (moves, stock pointers seen)."""
+    slots = _start_slots(nodes, memory)
+    return (
+        np.zeros((slots, core_double.KEY_WORDS), np.uint64),
+        np.zeros(slots, np.bool_),
+        np.zeros(N_STATS, np.int64),
+        np.empty(core.MAX_MOVES, np.int64),
+        np.zeros(core_double.MAX_STOCK + 1, np.bool_),
+    )
+
+
 def _grown(keys: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The table rehashed into twice the slots."""
     new_keys = np.zeros((2 * keys.shape[0], core_double.KEY_WORDS), np.uint64)
@@ -150,12 +163,7 @@ def _search(
     g = position.game
     stack = _Stack(config.START_DEPTH)
     stack.states[0] = position.state
-    slots = _start_slots(nodes, memory)
-    keys = np.zeros((slots, core_double.KEY_WORDS), np.uint64)
-    used = np.zeros(slots, np.bool_)
-    stats = np.zeros(N_STATS, np.int64)
-    buf = np.empty(core.MAX_MOVES, np.int64)
-    seen = np.zeros(core_double.MAX_STOCK + 1, np.bool_)
+    keys, used, stats, buf, seen = _work_arrays(nodes, memory)
     args = (g.arr, g.rules, np.int64(prune), stats)
     code = start(stack.states, stack.moves, stack.nmov, stack.idx, keys, used, *args, buf, seen)
     reason = "running"
@@ -218,12 +226,7 @@ def beam_probe(
     g = position.game
     budget = nodes if nodes is not None else int(seconds * config.DOUBLE_BEAM_RATE)
     width = min(width, max(config.DOUBLE_BEAM_MIN_WIDTH, budget // config.DOUBLE_BEAM_LAYERS))
-    slots = _start_slots(nodes, memory)
-    keys = np.zeros((slots, core_double.KEY_WORDS), np.uint64)
-    used = np.zeros(slots, np.bool_)
-    stats = np.zeros(N_STATS, np.int64)
-    buf = np.empty(core.MAX_MOVES, np.int64)
-    seen = np.zeros(core_double.MAX_STOCK + 1, np.bool_)
+    keys, used, stats, buf, seen = _work_arrays(nodes, memory)
     layer = np.zeros((width, core_double.STATE_LEN), np.uint64)
     nxt = np.zeros_like(layer)
     parent = np.zeros((config.DOUBLE_BEAM_DEPTH, width), np.int64)
