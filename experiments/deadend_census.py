@@ -1,0 +1,178 @@
+"""How often whole-column dead ends prove more than rule B1 (issue #14, item 4).
+
+Under ``moves=whole`` a card ``x`` lying above an earlier card of its own suit
+leaves its column only alone, onto a parent (a card it may be built on) that
+is a column top. Rule B1 (``solver/bound.py``) already freezes such a link when
+every parent of ``x`` is banked, lies below ``x`` or is buried under a frozen
+link; it counts a parent in the reserve, stock or waste as always possible.
+The one thing the dead-end pattern can add is a parent off the tableau that
+can never get onto it (docs/solver.md, "Not done yet, and why"). Such a card
+``p`` reaches a column only onto a parent of its own that is a column top, or
+into a space; so this census claims, besides B1's links, every card off the
+tableau as "never placed" and drops the claims its parents do not justify
+(banked, buried, or never placed themselves), as a greatest fixed point with
+B1's links. Two readings:
+
+* ``optimistic``: spaces ignored (not sound: an upper bound on the gain);
+* ``sound``: the off-tableau claims count only while no column can ever
+  empty (every column holds a frozen link and its bottom card's parents can
+  never be tops).
+
+``pattern``: as ``optimistic``, but the new kind of parent helps only links
+whose "no way home" is the pattern's (an earlier card of the suit below ``x``
+in its column). The bound with neither extension must equal the kernel's
+(checked on every position). Positions: random builder-favouring games of the
+hard strict deals, every fifth position still playing.
+
+Run: ``python -m experiments.deadend_census [--games 10]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+import numpy as np
+
+from canfield.engine import core
+from canfield.engine.position import Position
+from canfield.solver.bound import WORK_LEN, banked_bound, set_parents
+
+#: The hard strict deals (docs/solver.md): long proofs or unknown.
+HARD_DEALS = (6, 12, 35, 64, 110, 141)
+
+
+def census_bound(pos: Position, mode: str) -> int:
+    """Most cards ``pos`` can bank by B1, extended as ``mode`` says
+    (``b1``, ``optimistic``, ``pattern`` or ``sound``)."""
+    game, rules, base = pos.game.arr, pos.game.rules, pos.game.base
+    cols = pos.columns()
+    found = pos.foundations()
+    where = {card: (c, h) for c, col in enumerate(cols) for h, card in enumerate(col)}
+
+    def order(card: int) -> int:
+        return (card % 13 - base) % 13
+
+    banked = {card for card in range(52) if order(card) < found[card // 13]}
+    parents = {x: [p for p in range(52) if core.builds_on(x, p, game, rules)] for x in range(52)}
+    # highest claimed frozen link per column, and the off-tableau "never placed" claims
+    hi = [len(col) - 1 if len(col) >= 2 else 0 for col in cols]
+    never = {p: mode != "b1" for p in range(52) if p not in where and p not in banked}
+
+    def buried(card: int) -> bool:
+        c, h = where[card]
+        return hi[c] >= 1 and h < hi[c]
+
+    def stuck(card: int) -> bool:
+        return card in where and hi[where[card][0]] >= 1 and where[card][1] <= hi[where[card][0]]
+
+    def no_space() -> bool:
+        if mode in ("optimistic", "pattern"):
+            return True
+        for c, col in enumerate(cols):
+            # a column empties only when its bottom card leaves: alone (no link
+            # frozen above it) or with the whole column, onto a parent
+            if hi[c] < 1:
+                return False
+            if not all(p in banked or never_top(p, None) for p in parents[col[0]]):
+                return False
+        return True
+
+    def never_top(p: int, column: int | None) -> bool:
+        """``p`` is never a column top outside ``column`` (claims assumed)."""
+        if p in banked:
+            return True
+        if p in where:
+            cp, h = where[p]
+            return buried(p) or (cp == column and h <= hi[cp])
+        return never[p]
+
+    def frozen(x: int, c: int, hx: int, spaces_shut: bool) -> bool:
+        su = x // 13
+        earlier = [su * 13 + (base + k) % 13 for k in range(found[su], order(x))]
+        in_column = any(y in where and where[y][0] == c and where[y][1] < hx for y in earlier)
+        if not in_column and not any(stuck(y) for y in earlier):
+            return False
+        for p in parents[x]:
+            if p in banked:
+                continue
+            if p in where:
+                cp, h = where[p]
+                if (cp == c and h < hx) or (cp != c and buried(p)):
+                    continue
+                return False
+            if not (never[p] and spaces_shut and (mode != "pattern" or in_column)):
+                return False
+        return True
+
+    changed = True
+    while changed:
+        changed = False
+        shut = no_space()
+        for c, col in enumerate(cols):
+            while hi[c] >= 1 and not frozen(col[hi[c]], c, hi[c], shut):
+                hi[c] -= 1
+                changed = True
+        for p in never:
+            if never[p] and not all(never_top(q, None) for q in parents[p]):
+                never[p] = False
+                changed = True
+    total = 0
+    for su in range(4):
+        total += found[su]
+        for k in range(found[su], 13):
+            if stuck(su * 13 + (base + k) % 13):
+                break
+            total += 1
+    return total
+
+
+def kernel_bound(pos: Position) -> int:
+    ws = np.full(WORK_LEN, -1, np.int64)
+    set_parents(ws, pos.game.arr, pos.game.rules)
+    return int(banked_bound(pos.state, pos.game.arr, pos.game.rules, ws))
+
+
+def positions(games: int) -> list[Position]:
+    """Every fifth position still playing of ``games`` random games per hard
+    deal that build on columns 70% of the time (as ``tests/test_bound.py``)."""
+    out = []
+    for deal in HARD_DEALS:
+        for seed in range(games):
+            rng = random.Random(1000 * deal + seed)
+            pos = Position.from_deal(deal, "strict")
+            for step in range(300):
+                moves = pos.legal_moves()
+                if not moves:
+                    break
+                build = [m for m in moves if not m.is_stock and m.dst != "F"]
+                pos = pos.apply(rng.choice(build if build and rng.random() < 0.7 else moves))
+                if step % 5 == 4 and pos.status() == "playing":
+                    out.append(pos)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="random games per deal")
+    args = parser.parse_args()
+    sample = positions(args.games)
+    lower = dict.fromkeys(("optimistic", "pattern", "sound"), 0)
+    cards = dict.fromkeys(lower, 0)
+    b1_below_52 = 0
+    for pos in sample:
+        b1 = census_bound(pos, "b1")
+        assert b1 == kernel_bound(pos), pos.show()
+        b1_below_52 += b1 < 52
+        for mode in lower:
+            u = census_bound(pos, mode)
+            assert u <= b1, pos.show()
+            lower[mode] += u < b1
+            cards[mode] += b1 - u
+    print(f"{len(sample)} positions of strict deals {HARD_DEALS}; B1 below 52 in {b1_below_52}")
+    for mode in lower:
+        print(f"{mode}: bound below B1's in {lower[mode]} positions, {cards[mode]} cards in all")
+
+
+if __name__ == "__main__":
+    main()
