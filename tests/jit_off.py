@@ -104,7 +104,9 @@ FLOORS = {
 
 
 def _pytest(tests: list[str], select: str) -> list[str]:
-    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
+    # one process (-n 0 overrides the -n auto of pyproject's addopts): coverage
+    # follows no xdist worker, and the outer suite already fills the cores
+    args = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *tests]
     return args + (["-k", select] if select else [])
 
 
