@@ -586,3 +586,30 @@ def test_escalate_json_of_older_code_loads(one_worker, tmp_path):
     r = CliRunner().invoke(escalate_cmd, [str(run), "--ladder", LADDER, "--settle"])
     assert r.exit_code == 0 and "(0 new)" in r.stderr
     assert json.loads((run / ESCALATE_JSON).read_text())["settle_from"] == 3
+
+
+@pytest.mark.parametrize("where", ["escalate.json", "attempts"])
+def test_resume_under_another_version_is_refused(one_worker, tmp_path, where):
+    """A phase's rows come from one solver: a run escalated by another toolkit
+    version is not resumed or extended (one line, exit 2, nothing written)."""
+    run = copy(one_worker, tmp_path / "older")
+    if where == "escalate.json":
+        spec = json.loads((run / ESCALATE_JSON).read_text())
+        spec["version"] = "0.0.1"
+        (run / ESCALATE_JSON).write_text(json.dumps(spec))
+    else:
+        store = AttemptStore(run)
+        first = store.part_files()[0]
+        older = [r | {"version": "0.0.1"} for r in pq.read_table(first).to_pylist()]
+        first.unlink()
+        store.write_part(0, older)
+    def files() -> dict[str, str]:
+        paths = sorted(p for p in run.rglob("*") if p.is_file() and p.name != ".lock")
+        return {str(p.relative_to(run)): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+    before = files()
+    for args in ([str(run), "--ladder", LADDER], [str(run), "--ladder", LADDER + ",1M"]):
+        r = CliRunner().invoke(escalate_cmd, [*args, "--workers", "1"])
+        assert r.exit_code == 2, r.output
+        assert "escalated with toolkit 0.0.1" in r.stderr and r.stderr.count("\n") == 1
+    assert files() == before

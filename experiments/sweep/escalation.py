@@ -51,6 +51,7 @@ from canfield.experiments.sweep.escalation_spec import (
     Budget,
     EscalationSpec,
     Subsample,
+    check_same_version,
     merged_spec,
     parse_ladder,
     parse_nodes,
@@ -288,6 +289,8 @@ def _run(
         for path in summary.set_aside:
             say(f"note: set aside the torn attempts part {path}; its attempts are made again")
     attempts = store.load()
+    for version in sorted(set(attempts["version"].astype(str))) if len(attempts) else ():
+        check_same_version(version, "its attempts")
     if spec.residue is not None and spec.residue.deals is None:
         _check_subsample_finished(spec, attempts)
     if settle and spec.settle_from is None:

@@ -22,6 +22,7 @@ __all__ = [
     "Budget",
     "EscalationSpec",
     "Subsample",
+    "check_same_version",
     "merged_spec",
     "parse_ladder",
     "parse_nodes",
@@ -199,11 +200,12 @@ def merged_spec(
     Raises
     ------
     SweepError
-        If the command contradicts what ``escalate.json`` recorded: other
-        rungs, rungs added after a subsample was drawn, another subsample or
+        If the command contradicts what ``escalate.json`` recorded: another
+        toolkit version, other rungs, rungs added after a subsample was drawn, another subsample or
         residue sample, a residue sample without a subsample.
     """
     before = stored or EscalationSpec()
+    check_same_version(before.version, f"its {ESCALATE_JSON}")
     old = list(before.ladder)
     if ladder:
         shared = ladder[: len(old)]
@@ -241,6 +243,26 @@ def merged_spec(
             )
         res = res or residue
     return EscalationSpec(tuple(old + new_rungs), sub, residue=res, settle_from=before.settle_from)
+
+
+def check_same_version(version: str, where: str) -> None:
+    """Refuse to add attempts to an escalation another toolkit version made.
+
+    A rung, subsample or residue sample is one experiment: its rows must come
+    from one solver, or a resumed study would mix two searches without saying
+    so (every row carries its version, but a finished phase is read as one).
+
+    Raises
+    ------
+    SweepError
+        If ``version`` is not this toolkit's version.
+    """
+    if version != __version__:
+        raise SweepError(
+            f"this run was escalated with toolkit {version} ({where}); this is {__version__}: "
+            f"resume it with {version}, or escalate a copy of the sweep's run folder without "
+            f"its attempts/ and {ESCALATE_JSON}"
+        )
 
 
 def _rung_word(rung: Budget) -> str:
