@@ -603,6 +603,7 @@ def test_resume_under_another_version_is_refused(one_worker, tmp_path, where):
         older = [r | {"version": "0.0.1"} for r in pq.read_table(first).to_pylist()]
         first.unlink()
         store.write_part(0, older)
+
     def files() -> dict[str, str]:
         paths = sorted(p for p in run.rglob("*") if p.is_file() and p.name != ".lock")
         return {str(p.relative_to(run)): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
