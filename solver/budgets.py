@@ -128,3 +128,41 @@ def slice_limits(
         end = seconds
     cap = None if nodes is None else max(1, int(nodes * fraction))
     return end, cap, max(1 << 16, int(memory * fraction))
+
+
+def nodes_in_time(t0: float, seconds: float, done: int, chunk: int) -> int:
+    """The next chunk of a search under a time budget: ``chunk`` positions, or
+    fewer when the time left holds fewer at the rate so far.
+
+    A kernel call runs to its chunk's end before Python reads the clock again,
+    so a full chunk begun just before the deadline ends the solve late by a
+    chunk's time (a tenth of a second for two packs).
+
+    Parameters
+    ----------
+    t0, seconds : float
+        ``time.perf_counter()`` when the solve started, and its time limit
+        after ``t0`` (infinite: no time limit, and the chunk is unchanged, so
+        a node budget keeps a search the same on every machine).
+    done : int
+        Positions this search has expanded since ``t0``; the rate it gives
+        is a lower bound when other stages of the solve ran first, which only
+        makes the chunk smaller.
+    chunk : int
+        The largest chunk.
+    """
+    if seconds == float("inf") or done <= 0:
+        return chunk
+    elapsed = time.perf_counter() - t0
+    if elapsed <= 0:
+        return chunk
+    fits = int(done / elapsed * max(0.0, seconds - elapsed)) + 1
+    return max(min(config.MIN_CHUNK_NODES, chunk), min(chunk, fits))
+
+
+def rehash_in_time(t0: float, seconds: float, predicted: float) -> bool:
+    """Whether a table rehash predicted to take ``predicted`` seconds ends
+    before the time limit ``seconds`` after ``t0``: a large table takes
+    most of a second, and a search that grows it just before the deadline
+    overruns the budget by that much and expands nothing with it."""
+    return time.perf_counter() - t0 + predicted < seconds

@@ -14,6 +14,9 @@ QUARTER_RAM = (os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 4
 DEFAULT_MEMORY = min(1 << 30, QUARTER_RAM)
 #: Nodes expanded per call of the compiled kernel before Python checks the clock.
 CHUNK_NODES = 50_000
+#: Under a time budget a chunk shrinks to what the rate so far fits in the
+#: time left, but never below this (each kernel call costs a few microseconds).
+MIN_CHUNK_NODES = 2_000
 #: Deepest search path; a deeper branch makes the result "unknown", never "lost".
 #: The path arrays start at ``START_DEPTH`` levels and double on demand: about
 #: 180 bytes a level, so the deepest path costs at most about 190 MB.

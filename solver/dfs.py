@@ -22,6 +22,8 @@ from canfield.solver.pruning import (
     E2_POINTER,
     E3_PASS_POINTER,
     R1_BURIED,
+    SHARED_TABLE,
+    SPIN_SHIFT,
     canon_stock,
 )
 from canfield.solver.rank_home import buried_builders_home, r1_applies
@@ -42,7 +44,7 @@ from canfield.solver.stats import (
     TOO_DEEP,
     WON,
 )
-from canfield.solver.table import key_buffer, tt_visit
+from canfield.solver.table import key_buffer, tt_visit, tt_visit_shared
 
 
 @njit(cache=True)
@@ -103,6 +105,8 @@ def search(
     room = mstack.shape[0]
     use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
     use_r1 = (prune & R1_BURIED) != 0 and r1_applies(rules)
+    shared = (prune & SHARED_TABLE) != 0
+    spin = (prune >> SPIN_SHIFT) & 255
     d = stats[ST_DEPTH]
     done = 0
     while done < chunk:
@@ -132,7 +136,10 @@ def search(
         if prune & E1_CYCLE:
             canon_stock(child, game, rules)
         core.canonical_key(child, rules, key)
-        ins = tt_visit(table, key, child, game, rules, use_e2, max_entries, stats)
+        if shared:
+            ins = tt_visit_shared(table, key, child, game, rules, use_e2, max_entries, stats)
+        else:
+            ins = tt_visit(table, key, child, game, rules, use_e2, max_entries, stats)
         if ins == -1:
             imove[d] -= 1  # the child is made again once the table has grown
             stats[ST_CHILDREN] -= 1
@@ -183,6 +190,12 @@ def search(
             stats[ST_DEAD] += 1
         elif n > width:
             n = width
+        r = (spin * n) >> 8
+        if r:
+            # a process of a shared search: this list turned, a share of it on
+            for i in range(n):
+                scratch[i] = mstack[top + (i + r) % n]
+            mstack[top : top + n] = scratch[:n]
         nmoves[d] = n
         imove[d] = 0
     stats[ST_DEPTH] = d

@@ -18,6 +18,7 @@ import numpy as np
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver import config
+from canfield.solver.budgets import nodes_in_time, rehash_in_time
 from canfield.solver.dfs import root_setup, search
 from canfield.solver.stats import (
     EXHAUSTED,
@@ -55,6 +56,8 @@ class Run:
     max_depth: int
     dominated: int
     stage: str = "dfs"
+    #: positions each process expanded (``solver.shared``; empty for one)
+    parts: tuple[int, ...] = ()
 
 
 class Path:
@@ -98,7 +101,7 @@ def next_chunk(t0: float, seconds: float, nodes: int | None, stats: np.ndarray) 
     """Nodes the next kernel call may expand, or a stop reason when a budget is spent."""
     if time.perf_counter() - t0 >= seconds:
         return 0, "time"
-    chunk = config.CHUNK_NODES
+    chunk = nodes_in_time(t0, seconds, int(stats[ST_NODES]), config.CHUNK_NODES)
     if nodes is not None:
         left = nodes - int(stats[ST_NODES])
         if left <= 0:
@@ -136,6 +139,13 @@ class DfsRun:
     size_for : int or None
         The most positions it may enter, when known: the table starts large
         enough for them (within ``memory``) and never rehashes.
+    table : ndarray or None
+        A table to search in instead of a new one: shared with the other
+        processes of :mod:`solver.shared` (``prune`` then carries
+        ``SHARED_TABLE``). It never grows, and this run may fill only its
+        ``1 / sharers`` of it.
+    sharers : int
+        How many runs share ``table``.
     """
 
     def __init__(
@@ -146,6 +156,8 @@ class DfsRun:
         memory: int,
         width: int = config.MAX_MACROS,
         size_for: int | None = None,
+        table: np.ndarray | None = None,
+        sharers: int = 1,
     ) -> None:
         self.game, self.rules = position.game.arr, position.game.rules
         self.kw = core.key_words(int(self.rules[core.R_BUILD]))
@@ -154,8 +166,12 @@ class DfsRun:
         want = config.START_SLOTS
         if size_for is not None:
             want = max(want, int((size_for + 2) / config.MAX_LOAD) + 1)
-        self.cap = min(want, self.fits(memory))
-        self.table = new_table(self.cap, self.kw)
+        self.sharers = sharers
+        if table is None:
+            self.cap = min(want, self.fits(memory))
+            self.table = new_table(self.cap, self.kw)
+        else:
+            self.cap, self.table = table.shape[0], table
         self.stats = np.zeros(N_STATS, np.int64)
         root_setup(
             position.state,
@@ -170,6 +186,9 @@ class DfsRun:
         self.code = WON if position.is_won() else RUNNING
         self.reason = "solved" if self.code == WON else ""
         self.peak_bytes = self.table_bytes
+        # seconds a slot of the last rehash's new table took: predicts the next
+        # rehash, which a time budget may not have room for (0: none made yet)
+        self.rehash_rate = 0.0
         # what the runs this one absorbed add to its statistics
         self.absorbed_dominated = 0
         self.absorbed_peak = 0
@@ -180,7 +199,7 @@ class DfsRun:
         return self.cap * self.entry
 
     def max_entries(self) -> int:
-        return int(self.cap * config.MAX_LOAD)
+        return int(self.cap * config.MAX_LOAD) // self.sharers
 
     @property
     def over(self) -> bool:
@@ -200,7 +219,8 @@ class DfsRun:
         if self.over:
             return
         self.reason = ""
-        max_cap = max(self.cap, self.fits(memory))  # a table never shrinks
+        # a table never shrinks, and a shared one never grows
+        max_cap = self.cap if self.sharers > 1 else max(self.cap, self.fits(memory))
         code = self.code
         while code in (RUNNING, TABLE_FULL, TOO_DEEP):
             if code == TOO_DEEP:
@@ -215,8 +235,13 @@ class DfsRun:
                 # each rehash re-inserts every entry: grow fast while small
                 grow = 4 if self.cap < config.FAST_GROW_BELOW else 2
                 new_cap = min(self.cap * grow, max_cap)
+                if not rehash_in_time(t0, seconds, self.rehash_rate * new_cap):
+                    self.reason = "time"
+                    break
+                started = time.perf_counter()
                 table = new_table(new_cap, self.kw)
                 tt_rehash(self.table, table)
+                self.rehash_rate = (time.perf_counter() - started) / new_cap
                 self.table, self.cap = table, new_cap
                 self.peak_bytes = max(self.peak_bytes, self.table_bytes)
                 code = RUNNING

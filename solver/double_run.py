@@ -17,6 +17,7 @@ from canfield.engine import core, core_double
 from canfield.engine.notation import Move
 from canfield.engine.position import Position
 from canfield.solver import config
+from canfield.solver.budgets import nodes_in_time, rehash_in_time
 from canfield.solver.double_beam import (
     AT_BEST_DEPTH,
     AT_BEST_INDEX,
@@ -100,12 +101,14 @@ def _work_arrays(nodes: int | None, memory: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def _grown(keys: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The table rehashed into twice the slots."""
+def _timed_grown(keys: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The table rehashed into twice the slots, and the seconds a new slot
+    took: what predicts the next rehash (twice as large) under a time budget."""
+    started = time.perf_counter()
     new_keys = np.zeros((2 * keys.shape[0], core_double.KEY_WORDS), np.uint64)
     new_used = np.zeros(2 * keys.shape[0], np.bool_)
     tt_rehash(keys, used, new_keys, new_used)
-    return new_keys, new_used
+    return new_keys, new_used, (time.perf_counter() - started) / new_used.shape[0]
 
 
 def expand(position: Position, macros: list[int]) -> tuple[list[str], Position]:
@@ -167,6 +170,7 @@ def _search(
     args = (g.arr, g.rules, np.int64(prune), stats)
     code = start(stack.states, stack.moves, stack.nmov, stack.idx, keys, used, *args, buf, seen)
     reason = "running"
+    rate = 0.0  # seconds a slot of the last rehash took (see :func:`_timed_grown`)
     while code not in (WON, EXHAUSTED):
         if code == TOO_MANY_MOVES:
             reason = "moves"  # a level had no room: never expected, never "lost"
@@ -180,14 +184,18 @@ def _search(
             if 2 * keys.nbytes + 2 * used.nbytes > memory:
                 reason = "memory"
                 break
-            keys, used = _grown(keys, used)
+            if not rehash_in_time(t0, seconds, rate * 2 * keys.shape[0]):
+                reason = "time"
+                break
+            keys, used, rate = _timed_grown(keys, used)
         if nodes is not None and stats[ST_NODES] >= nodes:
             reason = "nodes"
             break
         if time.perf_counter() - t0 >= seconds:
             reason = "time"
             break
-        limit = int(stats[ST_NODES]) + config.CHUNK_NODES
+        done = int(stats[ST_NODES])
+        limit = done + nodes_in_time(t0, seconds, done, config.CHUNK_NODES)
         if nodes is not None:
             limit = min(limit, nodes)
         code = run(
@@ -234,6 +242,7 @@ def beam_probe(
     at = np.zeros(4, np.int64)
     weights = np.array(config.DOUBLE_BEAM_WEIGHTS, np.int64)
     won = beam_start(position.state, g.rules, layer, keys, used, at, stats)
+    rate = 0.0  # seconds a slot of the last rehash took (see :func:`_timed_grown`)
     code, reason = (WON, "won") if won else (RUNNING, "running")
     while code == RUNNING:
         if nodes is not None and stats[ST_NODES] >= nodes:
@@ -244,7 +253,10 @@ def beam_probe(
         # room for the next chunk and the depth that may end it, if memory allows
         need = pause + width if nodes is None else min(pause + width, nodes)
         if need > room and 2 * keys.nbytes + 2 * used.nbytes <= memory:
-            keys, used = _grown(keys, used)
+            if not rehash_in_time(t0, seconds, rate * 2 * keys.shape[0]):
+                reason = "time"
+                break
+            keys, used, rate = _timed_grown(keys, used)
             continue
         if stats[ST_NODES] >= room:
             reason = "memory"
@@ -256,6 +268,8 @@ def beam_probe(
             reason = "time"
             break
         limit = room if nodes is None else min(nodes, room)
+        done = int(stats[ST_NODES])
+        pause = min(pause, done + nodes_in_time(t0, seconds, done, config.CHUNK_NODES))
         code = beam(
             layer, nxt, at, g.arr, g.rules, np.int64(prune), weights, pause, limit,
             keys, used, parent, macs, stats, buf, seen,

@@ -27,6 +27,7 @@ from canfield.solver.double_run import solve_double
 from canfield.solver.layers_run import run_layers
 from canfield.solver.macros import SolverBug, expand_macros
 from canfield.solver.pruning import PRUNING_RULES, prune_mask
+from canfield.solver.shared import search_shared
 from canfield.solver.stats import (
     ST_BEST,
     ST_CHILDREN,
@@ -99,7 +100,9 @@ class SolveResult:
 
 
 #: Search strategies of :class:`Solver`.
-STRATEGIES = ("dfs", "layers")
+STRATEGIES = ("dfs", "layers", "shared")
+#: Those that run on one core: what a sweep (one process a core) may use.
+ONE_CORE_STRATEGIES = ("dfs", "layers")
 
 
 class Solver:
@@ -123,6 +126,10 @@ class Solver:
         of the budgets, and ends the solve only with a win; then resume it.
         Off, the full search runs alone (a deal its first slice decides is
         decided the same either way).
+    threads : int
+        ``strategy="shared"`` only: the processes that run the depth-first
+        search on one table in shared memory (:mod:`solver.shared`; no
+        probes), for one deal on several cores.
     """
 
     def __init__(
@@ -131,8 +138,12 @@ class Solver:
         prune: bool | str | Iterable[str] = True,
         strategy: str = "dfs",
         probes: bool = True,
+        threads: int = 1,
     ) -> None:
         self.memory = int(memory)
+        self.threads = int(threads)
+        if self.threads < 1 or (self.threads > 1 and strategy != "shared"):
+            raise ValueError(f"threads={threads}: only strategy='shared' runs on more than one")
         self.probes = bool(probes)
         self.prune = prune_mask(prune)
         if strategy not in STRATEGIES:
@@ -195,7 +206,7 @@ class Solver:
     ) -> SolveResult:
         """Two packs: the search of :mod:`solver.double_run` (depth-first only)."""
         if self.strategy != "dfs":
-            raise ValueError("two packs (double) are searched depth-first only")
+            raise ValueError("two packs (double) are searched depth-first only, on one core")
         r = solve_double(position, seconds, nodes, self.memory, self.prune, self.probes)
         g = position.game
         return SolveResult(
@@ -221,6 +232,10 @@ class Solver:
     def _search(self, position: Position, seconds: float, nodes: int | None, t0: float) -> Run:
         """The full depth-first search's first slice, then the probes, then
         the full search again from where it paused (or the layers)."""
+        if self.strategy == "shared":
+            return search_shared(
+                position, self.threads, t0, seconds, nodes, self.memory, self.prune
+            )
         layered = self.strategy == "layers"
         first = config.LAYER_DFS_SHARE if layered else config.DFS_FIRST_SHARE
         limits = slice_limits(t0, seconds, nodes, self.memory, first)
@@ -296,15 +311,16 @@ def solve(
     prune: bool | str = True,
     strategy: str = "dfs",
     probes: bool = True,
+    threads: int = 1,
 ) -> SolveResult:
-    """Solve one position with a shared solver (see :class:`Solver`)."""
+    """Solve one position with a reused solver (see :class:`Solver`)."""
     global _DEFAULT_SOLVER
     mem = memory or config.DEFAULT_MEMORY
     mask = prune_mask(prune)
     have = _DEFAULT_SOLVER
-    want = (mem, mask, strategy, bool(probes))
-    if have is None or (have.memory, have.prune, have.strategy, have.probes) != want:
-        _DEFAULT_SOLVER = Solver(mem, prune, strategy, probes)
+    want = (mem, mask, strategy, bool(probes), threads)
+    if have is None or (have.memory, have.prune, have.strategy, have.probes, have.threads) != want:
+        _DEFAULT_SOLVER = Solver(mem, prune, strategy, probes, threads)
     return _DEFAULT_SOLVER.solve(position, seconds, nodes)
 
 
@@ -317,6 +333,7 @@ def solve_deal(
     prune: bool | str = True,
     strategy: str = "dfs",
     probes: bool = True,
+    threads: int = 1,
 ) -> SolveResult:
     """Solve a dealt position; for ``selective`` solve all five base picks.
 
@@ -330,7 +347,7 @@ def solve_deal(
     prof = parse_profile(profile)
     if prof.layout != "selective":
         pos = Position.from_deal(deal, prof)
-        return solve(pos, seconds, nodes, memory, prune, strategy, probes)
+        return solve(pos, seconds, nodes, memory, prune, strategy, probes, threads)
     # the five cards of the deal that may be picked as the base
     five = list(Position.from_deal(deal, "strict").game.deal[13:18])
     t0 = time.perf_counter()
@@ -340,7 +357,7 @@ def solve_deal(
         share = max(left / (len(five) - i), 1e-3)
         node_share = _node_share(nodes, sum(r.nodes for r in results), len(five) - i)
         pos = Position.from_deal(deal, prof, pick=card)
-        r = solve(pos, share, node_share, memory, prune, strategy, probes)
+        r = solve(pos, share, node_share, memory, prune, strategy, probes, threads)
         results.append(r)
         if r.result == "won":
             break
@@ -395,7 +412,9 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
             waste=parse_cards("5D 4D"),
         )
         with interrupts_deferred():
-            Solver(memory=1 << 20, strategy=strategy).solve(pos, seconds=60)
+            # the shared search's processes fork with the depth-first kernels
+            kernels = "dfs" if strategy == "shared" else strategy
+            Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)
     mark_warm(_warm_tag(strategy, packs))
     return time.perf_counter() - t0
 

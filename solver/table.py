@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from canfield.engine import core
+from canfield.solver.atomics import cas_u32, load_acquire_u32, store_release_u32
 from canfield.solver.macros import PTR_MASK, PTR_SHIFT
 from canfield.solver.pruning import dominators
 from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES
@@ -196,6 +197,70 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
         table[i, j] = out[j]
     stats[ST_ENTRIES] += 1
     return 1
+
+
+#: A slot's first word while a process writes the slot (``tt_visit_shared``):
+#: the pointer field all ones, which no waste pointer reaches.
+BUSY = _PTR_BITS32
+
+
+@njit(cache=True, inline="always")
+def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats):
+    """:func:`tt_visit` on a table other processes write at the same time.
+
+    The same slots, probes and answers, with one difference in how a slot
+    is written: an empty slot is claimed with a compare-and-swap of its
+    first word to ``BUSY``, its other words are written, and the first word
+    is published last (release order; readers load it with acquire order).
+    A reader that meets ``BUSY`` reads the slot again until it is published,
+    and a writer that loses the swap reads the slot it lost. So a key is only
+    ever compared with a whole slot, and no verdict rests on a torn one.
+    Slots are never emptied, so two processes entering one position probe
+    the same run of slots to the same first empty slot, and only one wins
+    it: a position is entered once. ``max_entries`` is this process's share
+    of the table (the processes together keep its load below ``MAX_LOAD``,
+    so every probe meets an empty slot).
+    """
+    cap = table.shape[0]
+    nw = table.shape[1]
+    kw = key.shape[0] - PACK_WORDS
+    p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
+    pack_key(key, kw, core.choice_bits(rules), 32 * nw)
+    out = key[kw:].view(np.uint32)
+    w0 = out[0]
+    i = _home(_hash_row(out[:nw]), cap)
+    seen = np.uint64(0)
+    while True:
+        t = load_acquire_u32(table, i, 0)
+        if t == BUSY:
+            continue  # being written: its first word comes within nanoseconds
+        if t == 0:
+            if use_e2 and seen != 0 and seen & dominators(s, game, rules):
+                stats[ST_DOMINATED] += 1
+                return 0
+            if stats[ST_ENTRIES] >= max_entries:
+                return -1
+            if cas_u32(table, i, 0, np.uint32(0), BUSY) != 0:
+                continue  # another process took the slot first: read what it holds
+            for j in range(1, nw):
+                table[i, j] = out[j]
+            store_release_u32(table, i, 0, w0 | np.uint32(p + 1))
+            stats[ST_ENTRIES] += 1
+            return 1
+        if t & ~_PTR_BITS32 == w0:
+            same = True
+            for j in range(1, nw):
+                if table[i, j] != out[j]:
+                    same = False
+                    break
+            if same:
+                q = np.int64(t & _PTR_BITS32) - 1
+                if q == p:
+                    return 0
+                seen |= np.uint64(1) << np.uint64(q)
+        i += 1
+        if i == cap:
+            i = 0
 
 
 @njit(cache=True)

@@ -79,3 +79,58 @@ def test_a_narrowed_run_that_runs_dry_is_unknown():
     assert (r.result, r.reason, r.stage) == ("unknown", "probe", "probe2")  # ... and proves nothing
     assert int(np.int64(r.stats[stats.ST_NODES])) < 2_000
     assert config.MAX_MACROS > 2
+
+
+def test_a_rehash_that_would_pass_the_deadline_is_not_begun(monkeypatch):
+    """Under a time budget a full table is not grown when its rehash, at the
+    rate the last one took, would end past the deadline: the run stops for
+    "time", unknown, with its table as it was, and goes on later as if never
+    stopped (the same positions and line as a run that never paused)."""
+    import canfield.solver.dfs_run as dfs_run
+
+    asked: list[float] = []
+
+    def every_other(t0: float, seconds: float, predicted: float) -> bool:
+        asked.append(predicted)
+        return len(asked) % 2 == 0  # the first, third, ... rehash has no room
+
+    pos = Position.from_deal(0, "strict")
+    whole = _whole(pos)  # never stopped
+    monkeypatch.setattr(dfs_run, "rehash_in_time", every_other)
+    run = DfsRun(pos, Path(), prune_mask(True), 1 << 16)
+    t0 = time.perf_counter()
+    stops = 0
+    while True:
+        run.advance(t0, 600.0, None, BIG)
+        if run.over:
+            break
+        # stopped at a refused rehash, the table as it was (still full)
+        assert run.reason == "time" and len(asked) % 2 == 1
+        assert run.code == stats.TABLE_FULL
+        assert run.finish().result == "unknown"
+        stops += 1
+    assert stops >= 2  # the guard fired, and the run resumed after it
+    assert asked[0] == 0.0 and all(p > 0 for p in asked[2:])  # predicted once measured
+    a, b = whole.finish(), run.finish()
+    assert (a.result, a.macros) == (b.result, b.macros)
+    assert whole.stats[stats.ST_NODES] == run.stats[stats.ST_NODES]
+    from canfield.solver.budgets import rehash_in_time
+
+    now = time.perf_counter()
+    assert rehash_in_time(now, 10.0, 0.5) and not rehash_in_time(now - 9.8, 10.0, 0.5)
+
+
+def test_a_chunk_shrinks_to_what_the_time_left_holds():
+    from canfield.solver.budgets import nodes_in_time
+
+    now = time.perf_counter()
+    # no time limit, or nothing done yet: the whole chunk (node budgets stay exact)
+    assert nodes_in_time(now - 1.0, float("inf"), 10**6, 50_000) == 50_000
+    assert nodes_in_time(now - 1.0, 10.0, 0, 50_000) == 50_000
+    # 1 s spent at 100,000 a second with 9 s left: the whole chunk fits
+    assert nodes_in_time(now - 1.0, 10.0, 100_000, 50_000) == 50_000
+    # 9.9 s spent at 100,000 a second: about 10,000 fit in the 0.1 s left
+    assert 5_000 < nodes_in_time(now - 9.9, 10.0, 990_000, 50_000) < 12_000
+    # past the deadline, never below the smallest chunk (or the chunk asked)
+    assert nodes_in_time(now - 11.0, 10.0, 10**6, 50_000) == config.MIN_CHUNK_NODES
+    assert nodes_in_time(now - 11.0, 10.0, 10**6, 500) == 500

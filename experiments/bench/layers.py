@@ -22,7 +22,7 @@ from canfield.engine.position import Position
 from canfield.engine.version import __version__
 from canfield.experiments.bench.csv_rows import write_rows
 from canfield.solver import config
-from canfield.solver.search import STRATEGIES, Solver, warm_up
+from canfield.solver.search import ONE_CORE_STRATEGIES, Solver, warm_up
 
 
 def parse_deals(text: str) -> list[int]:
@@ -40,7 +40,7 @@ def run(
     profile: str, deals: list[int], seconds: float, memory: int, probes: bool = True
 ) -> list[dict]:
     """Solve each deal depth-first and layered; one row per (deal, strategy)."""
-    solvers = {s: Solver(memory, strategy=s, probes=probes) for s in STRATEGIES}
+    solvers = {s: Solver(memory, strategy=s, probes=probes) for s in ONE_CORE_STRATEGIES}
     rows = []
     for d in deals:
         pos = Position.from_deal(d, profile)
@@ -92,7 +92,7 @@ def summarise(rows: list[dict]) -> str:
     ]
     only = {
         s: [d for d in deals if by[(d, s)]["result"] != "unknown" and d not in both]
-        for s in STRATEGIES
+        for s in ONE_CORE_STRATEGIES
     }
     text = (
         f"decided both ways {len(both)}, differences {len(differ)}, "

@@ -57,8 +57,8 @@ def _job(source: Source, asked: Profile | None, pick: int | None, strategy: str)
             f"--strategy layers needs worry=no ({prof.canonical()} lets cards come back, "
             "so progress can fall); use --strategy dfs"
         )
-    if strategy == "layers" and prof.packs == 2:
-        fail("two packs (double) are searched depth-first only; use --strategy dfs")
+    if strategy != "dfs" and prof.packs == 2:
+        fail("two packs (double) are searched depth-first on one core only; use --strategy dfs")
     return _Job(source, prof, pos)
 
 
@@ -84,7 +84,10 @@ def _run(job: _Job, seconds: float, nodes: int | None, opts: dict) -> SolveResul
 
 
 def _run_threads(job: _Job, seconds: float, nodes: int | None, opts: dict, threads: int):
-    """The solve of ``job`` on ``threads`` cores: a portfolio of exact searches."""
+    """The solve of ``job`` on ``threads`` cores: one search split over a
+    shared table, or a portfolio of exact searches."""
+    if opts["strategy"] == "shared":
+        return _run(job, seconds, nodes, {**opts, "threads": threads})
     if threads == 1:
         return _run(job, seconds, nodes, opts)
     chosen = _members(job, threads, opts)
@@ -171,7 +174,8 @@ def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
     show_default=True,
     help="dfs: depth-first. layers: depth-first for a tenth of the budget, then "
     "layers of progress finished in order and forgotten: long proofs in less "
-    "memory; not with worry (docs/solver.md).",
+    "memory; not with worry. shared: --threads processes search depth-first on "
+    "one table, splitting one deal's tree (no probes; docs/solver.md).",
 )
 @click.option(
     "--probes/--no-probes",
@@ -185,8 +189,10 @@ def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
-    help="Cores for each solve: differently ordered exact searches run at once, each "
-    "with an equal share of --memory; the first to decide answers (docs/solver.md).",
+    help="Cores for each solve. With --strategy shared, processes that split one search "
+    "over one table of --memory; otherwise differently ordered exact searches run at "
+    "once, each with an equal share of --memory, and the first to decide answers "
+    "(docs/solver.md).",
 )
 @click.option(
     "--verify",
@@ -256,7 +262,7 @@ def solve_cmd(
     view = _view_target(view_out, jobs)
     opts = {"memory": memory, "prune": rules, "strategy": strategy, "probes": probes}
     used = {strategy}
-    if threads > 1:  # every member's kernels compiled before the members fork
+    if threads > 1 and strategy != "shared":  # members' kernels compiled before they fork
         used |= {m["strategy"] for job in jobs for _, m in _members(job, threads, opts)}
     packs = {job.profile.packs for job in jobs}
     for name in sorted(used, key=lambda s: s != strategy):

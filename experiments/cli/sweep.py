@@ -21,7 +21,7 @@ from canfield.experiments.sweep import (
     make_spec,
     run_sweep,
 )
-from canfield.solver.search import STRATEGIES
+from canfield.solver.search import ONE_CORE_STRATEGIES
 
 
 @click.command("sweep")
@@ -65,7 +65,8 @@ from canfield.solver.search import STRATEGIES
 )
 @click.option(
     "--strategy",
-    type=click.Choice(STRATEGIES),
+    # one process a core: the shared search's several processes are for one deal
+    type=click.Choice(ONE_CORE_STRATEGIES),
     default=None,
     help="Search strategy, as in canfield solve [default: dfs].",
 )

@@ -15,7 +15,7 @@ from canfield.experiments.players import DEFAULT_PIMC_K
 from canfield.experiments.sweep.errors import SweepError
 from canfield.solver.budgets import bytes_of, seconds_of
 from canfield.solver.config import DEFAULT_MEMORY
-from canfield.solver.search import PRUNING_RULES, STRATEGIES
+from canfield.solver.search import ONE_CORE_STRATEGIES, PRUNING_RULES
 from canfield.solver.search import prune_mask as solver_prune_mask
 
 #: ``--player`` values; ``solver`` plays with perfect information.
@@ -145,8 +145,11 @@ def solver_options(prune: str = "all", probes: bool = True, strategy: str = "dfs
         mask = solver_prune_mask({"all": True, "none": False}.get(word, prune))
     except ValueError as exc:
         raise SweepError(str(exc)) from None
-    if strategy not in STRATEGIES:
-        raise SweepError(f"unknown strategy {strategy!r} (one of {', '.join(STRATEGIES)})")
+    if strategy not in ONE_CORE_STRATEGIES:
+        raise SweepError(
+            f"unknown strategy {strategy!r} for a sweep (one of {', '.join(ONE_CORE_STRATEGIES)}: "
+            "a sweep runs one process a core)"
+        )
     if mask == solver_prune_mask(True):
         rules = "all"
     elif mask == 0:

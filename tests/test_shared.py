@@ -1,0 +1,104 @@
+"""``--strategy shared --threads N``: depth-first processes that split one
+search over one table in shared memory (``solver/shared.py``).
+
+The answer must be a one-core search's (verdict and banked) on a deal of
+every one-pack preset; the processes must really split the work (each
+expands a share, and together about as many positions as one core, not
+twice as many); and the table they wrote at once must hold every position
+once, whole (the compare-and-swap protocol of ``tt_visit_shared``).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from canfield.engine import core
+from canfield.engine.position import Position
+from canfield.engine.profiles import PRESETS
+from canfield.experiments.cli import main as cli
+from canfield.solver.portfolio import cores
+from canfield.solver.search import Solver, prune_mask, solve_deal
+from canfield.solver.shared import search_shared, shared_table
+from canfield.solver.stats import ST_BEST, ST_NODES
+
+NODES = 40_000
+MEMORY = 64 << 20
+
+needs_two = pytest.mark.skipif(cores() < 2, reason="two processes need two cores")
+
+
+def _decided_deal(profile: str) -> tuple[int, object]:
+    """The first deal of ``profile`` one core decides within ``NODES`` (no probes)."""
+    for deal in range(12):
+        r = solve_deal(deal, profile, float("inf"), NODES, MEMORY, probes=False)
+        if r.decided:
+            return deal, r
+    raise AssertionError(f"no {profile} deal among 0-11 decided in {NODES} positions")
+
+
+@pytest.mark.parametrize("profile", sorted(p for p in PRESETS if PRESETS[p].packs == 1))
+def test_shared_search_gives_the_verdict_and_banked_of_one_core(profile):
+    deal, one = _decided_deal(profile)
+    two = solve_deal(deal, profile, 120.0, None, MEMORY, strategy="shared", threads=2)
+    assert (two.result, two.banked) == (one.result, one.banked), (deal, two.stop_reason)
+    assert two.stage == "shared2"
+    if two.result == "won":  # replayed through the engine by the solver
+        assert two.banked == 52 and two.moves
+
+
+@needs_two
+@pytest.mark.parametrize("profile, deal, banked", [("strict", 43, 11), ("strict", 19, 8)])
+def test_two_processes_split_a_loss_proof(profile, deal, banked):
+    """Each process expands a real share of the tree, the two together about
+    as many positions as one core (the table keeps them from doing each
+    other's work), and the table holds each position once, whole."""
+    pos = Position.from_deal(deal, profile)
+    one = Solver(MEMORY, probes=False).solve(pos, seconds=120)
+    assert (one.result, one.banked) == ("lost", banked)
+    table = shared_table(MEMORY, core.key_words(int(pos.game.rules[core.R_BUILD])))
+    run = search_shared(pos, 2, time.perf_counter(), 120.0, None, MEMORY, prune_mask(True), table)
+    assert (run.result, int(run.stats[ST_BEST])) == ("lost", banked)
+    assert len(run.parts) == 2 and sum(run.parts) == int(run.stats[ST_NODES])
+    # both worked: the one that finished first still expanded a tenth or more
+    assert min(run.parts) >= 0.1 * one.nodes, run.parts
+    # split, not duplicated: the orders differ, so the cuts of rule B1 differ a little
+    assert 0.8 * one.nodes <= sum(run.parts) <= 1.25 * one.nodes, (run.parts, one.nodes)
+    # each expanded position was entered by the process that expanded it; the
+    # root, entered once before the processes started, counts in each process
+    used = table[table[:, 0] != 0]
+    assert len(used) == sum(run.parts) - 1
+    assert len(np.unique(used, axis=0)) == len(used)  # every entry once
+    assert not (used[:, 0] == 63).any()  # none left half-written (BUSY)
+
+
+def test_strategy_shared_on_the_command_line():
+    r = CliRunner().invoke(
+        cli,
+        ["solve", "--deal", "19", "--strategy", "shared", "--threads", "2", "--json"],
+    )
+    assert r.exit_code == 0, r.output
+    assert '"result": "lost"' in r.output and '"banked": 8' in r.output
+    assert '"strategy": "shared"' in r.output and '"stage": "shared2"' in r.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["solve", "0", "-p", "double", "--strategy", "shared"], "one core only"),
+        (["sweep", "--deals", "0:2", "--strategy", "shared", "--out", "x"], "shared"),
+    ],
+)
+def test_shared_where_it_does_not_run_is_one_error_line(args, message, tmp_path):
+    with CliRunner().isolated_filesystem(temp_dir=tmp_path):
+        r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2 and message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_threads_above_one_need_the_shared_strategy():
+    with pytest.raises(ValueError, match="shared"):
+        Solver(MEMORY, strategy="dfs", threads=2)
