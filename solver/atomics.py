@@ -1,7 +1,7 @@
 """Atomic reads and writes of a table's 32-bit words, for compiled code.
 
-Several processes share one transposition table in ``solver.shared``: a
-process claims an empty slot with a compare-and-swap on its first word,
+Several threads share one transposition table in ``solver.shared``: a
+thread claims an empty slot with a compare-and-swap on its first word,
 writes the slot's other words, and only then publishes the first word with
 a release store; readers load the first word with acquire order. So a
 reader never compares a key against a half-written slot, and two writers
@@ -42,7 +42,7 @@ def cas_u32(typingctx, table, i, j, expected, new):
 
 @intrinsic
 def load_acquire_u32(typingctx, table, i, j):
-    """``table[i, j]``, read before any later read of this process."""
+    """``table[i, j]``, read before any later read of this thread."""
     sig = types.uint32(table, i, j)
 
     def codegen(context, builder, sig, args):
@@ -53,7 +53,7 @@ def load_acquire_u32(typingctx, table, i, j):
 
 @intrinsic
 def store_release_u32(typingctx, table, i, j, value):
-    """``table[i, j] = value``, written after every earlier write of this process."""
+    """``table[i, j] = value``, written after every earlier write of this thread."""
     sig = types.void(table, i, j, types.uint32)
 
     def codegen(context, builder, sig, args):

@@ -66,7 +66,7 @@ def rule_setup(game, rules, prune):
     return use_e2, use_bound, builders, ws
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(
     game,
     rules,
@@ -192,7 +192,7 @@ def search(
             n = width
         r = (spin * n) >> 8
         if r:
-            # a process of a shared search: this list turned, a share of it on
+            # a thread of a shared search: this list turned, a share of it on
             for i in range(n):
                 scratch[i] = mstack[top + (i + r) % n]
             mstack[top : top + n] = scratch[:n]

@@ -56,7 +56,7 @@ class Run:
     max_depth: int
     dominated: int
     stage: str = "dfs"
-    #: positions each process expanded (``solver.shared``; empty for one)
+    #: positions each thread expanded (``solver.shared``; empty for one)
     parts: tuple[int, ...] = ()
 
 
@@ -141,7 +141,7 @@ class DfsRun:
         enough for them (within ``memory``) and never rehashes.
     table : ndarray or None
         A table to search in instead of a new one: shared with the other
-        processes of :mod:`solver.shared` (``prune`` then carries
+        threads of :mod:`solver.shared` (``prune`` then carries
         ``SHARED_TABLE``). It never grows, and this run may fill only its
         ``1 / sharers`` of it.
     sharers : int

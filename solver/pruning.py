@@ -19,15 +19,15 @@ P1_HOME, E1_CYCLE, B1_BOUND, E2_POINTER, E3_PASS_POINTER = 1, 2, 4, 8, 16
 R1_BURIED, W1_WASTE = 32, 64
 ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND | E2_POINTER | E3_PASS_POINTER | R1_BURIED | W1_WASTE
 #: Not a rule: the mask bit that tells the depth-first search its table is
-#: shared with other processes (``solver.shared``).
+#: shared with other threads (``solver.shared``).
 SHARED_TABLE = 1 << 12
-#: Bits 16-23 of the mask: a process of a shared search turns every move
-#: list by this many 256ths of its length, so the processes start apart.
+#: Bits 16-23 of the mask: a thread of a shared search turns every move
+#: list by this many 256ths of its length, so the threads start apart.
 SPIN_SHIFT = 16
 
 
 def shared_mask(prune: int, k: int, threads: int) -> int:
-    """``prune`` for process ``k`` of ``threads`` sharing one table."""
+    """``prune`` for thread ``k`` of ``threads`` sharing one table."""
     return prune | SHARED_TABLE | ((k * 256 // threads) << SPIN_SHIFT)
 
 

@@ -127,7 +127,7 @@ class Solver:
         Off, the full search runs alone (a deal its first slice decides is
         decided the same either way).
     threads : int
-        ``strategy="shared"`` only: the processes that run the depth-first
+        ``strategy="shared"`` only: the threads that run the depth-first
         search on one table in shared memory (:mod:`solver.shared`; no
         probes), for one deal on several cores.
     """
@@ -412,7 +412,7 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
             waste=parse_cards("5D 4D"),
         )
         with interrupts_deferred():
-            # the shared search's processes fork with the depth-first kernels
+            # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy
             Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)
     mark_warm(_warm_tag(strategy, packs))

@@ -1,65 +1,86 @@
 """Several cores on one deal: depth-first searches that share one table.
 
 ``Solver(strategy="shared", threads=N)`` (``canfield solve --strategy shared
---threads N``) forks ``N`` processes that run the full depth-first search of
-one position over one transposition table in shared memory. Each enters the
-positions it expands in the table (``solver.table.tt_visit_shared``), and
-skips those any process entered before, so the processes split the tree
+--threads N``) runs ``N`` threads that each run the full depth-first search
+of one position over one transposition table: the compiled search releases
+the interpreter's lock (numba's ``nogil``), so the threads run on ``N``
+cores at once, in one process and one address space. Each thread enters
+the positions it expands in the table (``solver.table.tt_visit_shared``)
+and skips those any thread entered before, so the threads split the tree
 between them as they go: one that reaches a position another is still
-searching moves on to the next. The root's moves are dealt out in rotated
-order (process ``k`` starts at the ``k``-th share of them), so they start
-apart.
+searching moves on to the next. Thread ``k`` turns every move list by
+``k / N`` of its length (``pruning.shared_mask``), so they start apart.
 
 *Why the answer is a one-core search's.* Winning is reaching a won position,
 a question about the positions reachable from the root, not about the order
-they are searched in. A process expands every position it enters (or, out
-of budget, says "unknown"), so when every process has run out of moves,
-every position entered has been expanded by one of them, and the positions
+they are searched in. A thread expands every position it enters (or, out of
+budget, says "unknown"), so when every thread has run out of moves, every
+position entered has been expanded by one of them, and the positions
 entered are closed under the moves that the pruning rules keep: the same
 closure one search makes alone. A win is replayed through the engine as
-always. A loss is reported only when every process exhausted its search;
-one process that stops on a budget makes the answer unknown. Banked is the
-largest of the processes' best counts: each cut of rule B1 is made against
-a count its own process reached (a real line), so the best line is kept
-wherever it runs (the argument of ``docs/solver.md``, with "the best" read
-as any process's best, which only makes cuts rarer). Rule E2 skips a
-position whose dominating pointer another process entered: that process
-searches it (or the answer is unknown).
+always. A loss is reported only when every thread exhausted its search; one
+that stops on a budget makes the answer unknown. Banked is the largest of
+the threads' best counts: each cut of rule B1 is made against a count its
+own thread reached (a real line), so the best line is kept wherever it runs
+(the argument of ``docs/solver.md``, with "the best" read as any thread's
+best, which only makes cuts rarer). Rule E2 skips a position whose
+dominating pointer another thread entered: that thread searches it (or the
+answer is unknown).
+
+The threads search in slices of ``SLICE_SECONDS``; between two slices,
+with every thread stopped, the table grows as one search's does (within
+the memory budget), and a win ends the search.
 """
 
 from __future__ import annotations
 
-import mmap
-import multiprocessing as mp
-import queue
-import signal
+import threading
+import time
 
 import numpy as np
 
 from canfield.engine import core
 from canfield.engine.position import Position
+from canfield.solver import config
 from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run
 from canfield.solver.pruning import SPIN_SHIFT, shared_mask
-from canfield.solver.stats import ST_BEST, ST_BESTLEN, ST_MAXDEPTH, ST_NODES
-from canfield.solver.table import slot_words
+from canfield.solver.stats import (
+    RUNNING,
+    ST_BEST,
+    ST_BESTLEN,
+    ST_MAXDEPTH,
+    ST_NODES,
+    TABLE_FULL,
+    WON,
+)
+from canfield.solver.table import new_table, slot_bytes, tt_rehash
 
-#: Seconds between checks on the processes while none has answered.
-POLL_SECONDS = 0.05
+#: Seconds the threads search between two looks at them (a win, a full table).
+SLICE_SECONDS = 0.1
 
 
 def shared_table(memory: int, kw: int) -> np.ndarray:
-    """An empty table of as many slots as ``memory`` holds, in memory that
-    processes forked after this call share (anonymous, ``MAP_SHARED``)."""
-    words = slot_words(kw)
-    cap = min(max(1 << 10, memory // (4 * words)), 1 << 32)
-    buf = mmap.mmap(-1, cap * words * 4, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
-    return np.frombuffer(buf, np.uint32).reshape(cap, words)
+    """An empty table of as many slots as ``memory`` holds (for tests that
+    read the table afterwards: its pages are mapped as entries land)."""
+    return new_table(min(max(1 << 10, memory // slot_bytes(kw)), 1 << 32), kw)
 
 
-def _worker(run: DfsRun, k: int, t0: float, seconds: float, nodes: int | None, out) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    run.advance(t0, seconds, nodes, run.table_bytes)
-    out.put((k, run.finish()))
+def _grow(runs: list[DfsRun], max_cap: int) -> bool:
+    """Rehash the threads' table into a larger one, with every thread
+    stopped; False when ``max_cap`` slots are already reached."""
+    table, cap = runs[0].table, runs[0].cap
+    if cap >= max_cap:
+        return False
+    grow = 4 if cap < config.FAST_GROW_BELOW else 2
+    new_cap = min(cap * grow, max_cap)
+    new = new_table(new_cap, runs[0].kw)
+    tt_rehash(table, new)
+    for run in runs:
+        run.table, run.cap = new, new_cap
+        run.peak_bytes = max(run.peak_bytes, run.table_bytes)
+        if run.code == TABLE_FULL:
+            run.code = RUNNING  # its kernel makes the child it could not enter again
+    return True
 
 
 def search_shared(
@@ -72,19 +93,24 @@ def search_shared(
     prune: int,
     table: np.ndarray | None = None,
 ) -> Run:
-    """The full depth-first search of ``position`` on ``threads`` processes
+    """The full depth-first search of ``position`` on ``threads`` threads
     and one table of ``memory`` bytes (see the module docstring).
 
-    ``nodes`` is shared out evenly. The answer counts every process's
-    positions (``parts`` gives each one's); its line is that of the process
+    ``nodes`` is shared out evenly. The answer counts every thread's
+    positions (``parts`` gives each one's); its line is that of the thread
     with the most banked (the winner's when won). ``table`` (from
     :func:`shared_table`, empty) lets a test read the table afterwards.
     """
+    kw = core.key_words(int(position.game.rules[core.R_BUILD]))
+    max_cap = min(max(1 << 10, memory // slot_bytes(kw)), 1 << 32)
     if table is None:
-        table = shared_table(memory, core.key_words(int(position.game.rules[core.R_BUILD])))
+        start = config.START_SLOTS
+        if nodes is not None:
+            start = max(start, int((nodes + 2) / config.MAX_LOAD) + 1)
+        table = new_table(min(start, max_cap), kw)
     runs: list[DfsRun] = []
     for k in range(threads):
-        # the first run enters the root before any process starts: no race
+        # the first run enters the root before any thread starts: no race
         mask = shared_mask(prune, k, threads)
         run = DfsRun(position, Path(), mask, memory, table=table, sharers=threads)
         n = int(run.path.nmoves[0])
@@ -95,40 +121,33 @@ def search_shared(
             moves[:] = np.roll(moves, -turn)
         runs.append(run)
     each = None if nodes is None else max(1, nodes // threads)
-    ctx = mp.get_context("fork")  # the compiled kernels and the table carry over
-    out = ctx.Queue()
-    procs = [
-        ctx.Process(target=_worker, args=(run, k, t0, seconds, each, out), daemon=True)
-        for k, run in enumerate(runs)
-    ]
-    for p in procs:
-        p.start()
-    answers: dict[int, Run] = {}
-    try:
-        while len(answers) < threads:
-            try:
-                k, r = out.get(timeout=POLL_SECONDS)
-            except queue.Empty:
-                dead = [k for k, p in enumerate(procs) if p.exitcode not in (None, 0)]
-                if any(k not in answers for k in dead):
-                    raise RuntimeError(
-                        f"search process {dead[0]} died (exit code {procs[dead[0]].exitcode})"
-                    ) from None
-                continue
-            answers[k] = r
-            if r.result == "won":
-                break
-    finally:
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join()
-    return _pooled(answers, threads, runs[0].table_bytes)
+    while time.perf_counter() - t0 < seconds:
+        # a slice on every thread still searching; its own budgets stop a thread
+        live = [r for r in runs if not r.over and r.reason in ("", "time")]
+        if not live:
+            break
+        end = min(seconds, time.perf_counter() - t0 + SLICE_SECONDS)
+        workers = [
+            threading.Thread(target=r.advance, args=(t0, end, each, r.table_bytes)) for r in live
+        ]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        if any(r.code == WON for r in live):
+            break
+        if any(r.code == TABLE_FULL for r in live):
+            if not _grow(runs, max_cap):
+                break  # each full thread says "memory"
+            for r in runs:
+                if r.reason == "memory":
+                    r.reason = ""
+    answers = {k: run.finish() for k, run in enumerate(runs)}
+    return _pooled(answers, threads, max(r.peak_bytes for r in answers.values()))
 
 
 def _pooled(answers: dict[int, Run], threads: int, table_bytes: int) -> Run:
-    """One answer from the processes' answers: won if one won, lost only if
+    """One answer from the threads' answers: won if one won, lost only if
     every one exhausted its search, else unknown; positions summed."""
     won = [r for r in answers.values() if r.result == "won"]
     if won:

@@ -199,14 +199,14 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
     return 1
 
 
-#: A slot's first word while a process writes the slot (``tt_visit_shared``):
+#: A slot's first word while a thread writes the slot (``tt_visit_shared``):
 #: the pointer field all ones, which no waste pointer reaches.
 BUSY = _PTR_BITS32
 
 
 @njit(cache=True, inline="always")
 def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats):
-    """:func:`tt_visit` on a table other processes write at the same time.
+    """:func:`tt_visit` on a table other threads write at the same time.
 
     The same slots, probes and answers, with one difference in how a slot
     is written: an empty slot is claimed with a compare-and-swap of its
@@ -215,10 +215,10 @@ def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats):
     A reader that meets ``BUSY`` reads the slot again until it is published,
     and a writer that loses the swap reads the slot it lost. So a key is only
     ever compared with a whole slot, and no verdict rests on a torn one.
-    Slots are never emptied, so two processes entering one position probe
+    Slots are never emptied, so two threads entering one position probe
     the same run of slots to the same first empty slot, and only one wins
-    it: a position is entered once. ``max_entries`` is this process's share
-    of the table (the processes together keep its load below ``MAX_LOAD``,
+    it: a position is entered once. ``max_entries`` is this thread's share
+    of the table (the threads together keep its load below ``MAX_LOAD``,
     so every probe meets an empty slot).
     """
     cap = table.shape[0]
@@ -241,7 +241,7 @@ def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats):
             if stats[ST_ENTRIES] >= max_entries:
                 return -1
             if cas_u32(table, i, 0, np.uint32(0), BUSY) != 0:
-                continue  # another process took the slot first: read what it holds
+                continue  # another thread took the slot first: read what it holds
             for j in range(1, nw):
                 table[i, j] = out[j]
             store_release_u32(table, i, 0, w0 | np.uint32(p + 1))
