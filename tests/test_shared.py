@@ -20,12 +20,12 @@ from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS
 from canfield.experiments.cli import main as cli
+from canfield.solver import config
 from canfield.solver.portfolio import cores
 from canfield.solver.search import Solver, prune_mask, solve_deal
-from canfield.solver import config
 from canfield.solver.shared import search_shared, shared_table
-from canfield.solver.table import slot_bytes
 from canfield.solver.stats import ST_BEST, ST_NODES
+from canfield.solver.table import slot_bytes
 
 NODES = 40_000
 MEMORY = 64 << 20
@@ -115,4 +115,3 @@ def test_the_threads_table_grows_between_slices_and_the_proof_stands():
     assert (run.result, int(run.stats[ST_BEST])) == ("lost", 11)
     first = config.START_SLOTS * slot_bytes(core.key_words(int(pos.game.rules[core.R_BUILD])))
     assert run.peak_bytes >= 16 * first  # at least two fourfold growths
-
