@@ -5,7 +5,8 @@ thread claims an empty slot with a compare-and-swap on its first word,
 writes the slot's other words, and only then publishes the first word with
 a release store; readers load the first word with acquire order. So a
 reader never compares a key against a half-written slot, and two writers
-never write one slot. numba has no atomics for CPU arrays, hence these three
+never write one slot. A thread marks a slot finished with an atomic or.
+numba has no atomics for CPU arrays, hence these four
 LLVM instructions as intrinsics (on x86-64 the loads and stores are plain
 moves that the compiler may not reorder; the swap is ``lock cmpxchg``).
 """
@@ -58,6 +59,18 @@ def store_release_u32(typingctx, table, i, j, value):
 
     def codegen(context, builder, sig, args):
         builder.store_atomic(args[3], _slot_word(context, builder, sig, args), "release", 4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def or_u32(typingctx, table, i, j, value):
+    """``table[i, j] |= value``, atomically."""
+    sig = types.void(table, i, j, types.uint32)
+
+    def codegen(context, builder, sig, args):
+        builder.atomic_rmw("or", _slot_word(context, builder, sig, args), args[3], "seq_cst")
         return context.get_dummy_value()
 
     return sig, codegen

@@ -21,6 +21,7 @@ from canfield.solver.pruning import (
     E1_CYCLE,
     E2_POINTER,
     E3_PASS_POINTER,
+    HELPING,
     R1_BURIED,
     SHARED_TABLE,
     SPIN_SHIFT,
@@ -36,15 +37,17 @@ from canfield.solver.stats import (
     ST_CUT,
     ST_DEAD,
     ST_DEPTH,
+    ST_HELPED,
     ST_HOMED,
     ST_MAXDEPTH,
     ST_NODES,
     ST_PRUNED,
+    ST_SLOT,
     TABLE_FULL,
     TOO_DEEP,
     WON,
 )
-from canfield.solver.table import key_buffer, tt_visit, tt_visit_shared
+from canfield.solver.table import key_buffer, tt_finish, tt_visit, tt_visit_shared
 
 
 @njit(cache=True)
@@ -80,6 +83,7 @@ def search(
     max_entries,
     stats,
     best_path,
+    slots,
     chunk,
     prune,
     width,
@@ -97,6 +101,12 @@ def search(
     ``width`` caps the moves searched below the root at the first ``width``
     of the ordering: a narrowed probe that looks for wins fast. Exhausting a
     narrowed search proves nothing; the full search passes ``MAX_MACROS``.
+
+    With ``SHARED_TABLE`` in ``prune`` the table is shared with other
+    threads (:mod:`solver.shared`): ``slots[d]`` is the table slot of
+    ``states[d]``, marked finished when the search leaves it; with
+    ``HELPING`` as well, a position another thread entered and has not
+    finished is searched again (unless it is on this path).
     """
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS + 64, np.int64)
@@ -106,6 +116,7 @@ def search(
     use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
     use_r1 = (prune & R1_BURIED) != 0 and r1_applies(rules)
     shared = (prune & SHARED_TABLE) != 0
+    helping = (prune & HELPING) != 0
     spin = (prune >> SPIN_SHIFT) & 255
     d = stats[ST_DEPTH]
     done = 0
@@ -113,6 +124,8 @@ def search(
         if d < 0:
             return EXHAUSTED
         if imove[d] >= nmoves[d]:
+            if shared and d > 0:
+                tt_finish(table, slots[d])
             d -= 1
             stats[ST_DEPTH] = d
             continue
@@ -137,7 +150,21 @@ def search(
             canon_stock(child, game, rules)
         core.canonical_key(child, rules, key)
         if shared:
-            ins = tt_visit_shared(table, key, child, game, rules, use_e2, max_entries, stats)
+            ins = tt_visit_shared(
+                table, key, child, game, rules, use_e2, max_entries, stats, helping
+            )
+            if ins == 2:
+                # in progress elsewhere: help with it, unless this path holds it
+                here = stats[ST_SLOT]
+                for i in range(d + 1):
+                    if slots[i] == here:
+                        ins = 0
+                        break
+                if ins == 2:
+                    stats[ST_HELPED] += 1
+                    ins = 1
+            if ins == 1:
+                slots[d + 1] = stats[ST_SLOT]
         else:
             ins = tt_visit(table, key, child, game, rules, use_e2, max_entries, stats)
         if ins == -1:

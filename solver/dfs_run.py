@@ -30,6 +30,7 @@ from canfield.solver.stats import (
     ST_CUT,
     ST_DEAD,
     ST_DOMINATED,
+    ST_HELPED,
     ST_HOMED,
     ST_MAXDEPTH,
     ST_NODES,
@@ -41,7 +42,7 @@ from canfield.solver.stats import (
 from canfield.solver.table import new_table, slot_bytes, tt_rehash
 
 #: Counters that add up across the runs of one solve.
-SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD, ST_HOMED)
+SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD, ST_HOMED, ST_HELPED)
 
 
 @dataclass
@@ -77,6 +78,8 @@ class Path:
             "imove": np.zeros(depth, np.int64),
             "ubound": np.zeros(depth, np.int64),
             "best_path": np.zeros(depth, np.int64),
+            # the shared search's table slot of each position on the path
+            "slots": np.zeros(depth, np.int64),
         }
         for name, new in arrays.items():
             if old is not None:
@@ -256,6 +259,7 @@ class DfsRun:
                 self.max_entries(),
                 self.stats,
                 self.path.best_path,
+                self.path.slots,
                 chunk,
                 self.prune,
                 self.width,

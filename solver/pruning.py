@@ -21,6 +21,9 @@ ALL_RULES = P1_HOME | E1_CYCLE | B1_BOUND | E2_POINTER | E3_PASS_POINTER | R1_BU
 #: Not a rule: the mask bit that tells the depth-first search its table is
 #: shared with other threads (``solver.shared``).
 SHARED_TABLE = 1 << 12
+#: With it, a thread that ran out of moves while others search on: it helps
+#: them by searching again the positions they entered and have not finished.
+HELPING = 1 << 13
 #: Bits 16-23 of the mask: a thread of a shared search turns every move
 #: list by this many 256ths of its length, so the threads start apart.
 SPIN_SHIFT = 16

@@ -38,22 +38,27 @@ import threading
 import time
 
 import numpy as np
+from numba import njit
 
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver import config
 from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run
-from canfield.solver.pruning import SPIN_SHIFT, shared_mask
+from canfield.solver.macros import SolverBug
+from canfield.solver.pruning import HELPING, SPIN_SHIFT, shared_mask
 from canfield.solver.stats import (
+    EXHAUSTED,
     RUNNING,
     ST_BEST,
     ST_BESTLEN,
+    ST_DEPTH,
+    ST_ENTRIES,
     ST_MAXDEPTH,
     ST_NODES,
     TABLE_FULL,
     WON,
 )
-from canfield.solver.table import new_table, slot_bytes, tt_rehash
+from canfield.solver.table import key_buffer, new_table, slot_bytes, tt_rehash, tt_slot
 
 #: Seconds the threads search between two looks at them (a win, a full table).
 SLICE_SECONDS = 0.1
@@ -80,7 +85,55 @@ def _grow(runs: list[DfsRun], max_cap: int) -> bool:
         run.peak_bytes = max(run.peak_bytes, run.table_bytes)
         if run.code == TABLE_FULL:
             run.code = RUNNING  # its kernel makes the child it could not enter again
+        if not run.over:
+            _find_slots(run)
     return True
+
+
+@njit(cache=True)
+def _path_slots(table, states, depth, rules, slots):
+    """Look up the slot of each position on a path (after a rehash moved them)."""
+    key = key_buffer(table)
+    for i in range(depth + 1):
+        core.canonical_key(states[i], rules, key)
+        slots[i] = tt_slot(table, key, rules)
+        if slots[i] < 0:
+            return False
+    return True
+
+
+def _find_slots(run: DfsRun) -> None:
+    depth = int(run.stats[ST_DEPTH])
+    if depth >= 0 and not _path_slots(run.table, run.path.states, depth, run.rules, run.path.slots):
+        raise SolverBug("a position on a shared search's path is not in its table")
+
+
+def _start(
+    position: Position,
+    k: int,
+    threads: int,
+    prune: int,
+    memory: int,
+    table: np.ndarray,
+    done: DfsRun | None = None,
+) -> DfsRun:
+    """Thread ``k``'s search from the root; a helper when it takes over from
+    ``done``, a search of this thread that ran out of moves (its positions,
+    entries and best carry over)."""
+    mask = shared_mask(prune, k, threads) | (HELPING if done is not None else 0)
+    run = DfsRun(position, Path(), mask, memory, table=table, sharers=threads)
+    n = int(run.path.nmoves[0])
+    turn = (((mask >> SPIN_SHIFT) & 255) * n) >> 8
+    if turn:  # as the search turns every list below the root
+        at = int(run.path.mbase[0])
+        moves = run.path.mstack[at : at + n]
+        moves[:] = np.roll(moves, -turn)
+    _find_slots(run)
+    if done is not None:
+        entries = int(done.stats[ST_ENTRIES]) + int(run.stats[ST_ENTRIES])
+        run.absorb(done.finish())
+        run.stats[ST_ENTRIES] = entries
+    return run
 
 
 def search_shared(
@@ -108,18 +161,8 @@ def search_shared(
         if nodes is not None:
             start = max(start, int((nodes + 2) / config.MAX_LOAD) + 1)
         table = new_table(min(start, max_cap), kw)
-    runs: list[DfsRun] = []
-    for k in range(threads):
-        # the first run enters the root before any thread starts: no race
-        mask = shared_mask(prune, k, threads)
-        run = DfsRun(position, Path(), mask, memory, table=table, sharers=threads)
-        n = int(run.path.nmoves[0])
-        turn = (((mask >> SPIN_SHIFT) & 255) * n) >> 8
-        if turn:  # as the search turns every list below the root
-            at = int(run.path.mbase[0])
-            moves = run.path.mstack[at : at + n]
-            moves[:] = np.roll(moves, -turn)
-        runs.append(run)
+    # the first run enters the root before any thread starts: no race
+    runs = [_start(position, k, threads, prune, memory, table) for k in range(threads)]
     each = None if nodes is None else max(1, nodes // threads)
     while time.perf_counter() - t0 < seconds:
         # a slice on every thread still searching; its own budgets stop a thread
@@ -142,6 +185,11 @@ def search_shared(
             for r in runs:
                 if r.reason == "memory":
                     r.reason = ""
+        if any(not r.over and r.reason in ("", "time") for r in runs):
+            for k, r in enumerate(runs):
+                if r.code == EXHAUSTED:
+                    # out of moves while another searches on: help it
+                    runs[k] = _start(position, k, threads, prune, memory, runs[0].table, r)
     answers = {k: run.finish() for k, run in enumerate(runs)}
     return _pooled(answers, threads, max(r.peak_bytes for r in answers.values()))
 

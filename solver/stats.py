@@ -24,4 +24,6 @@ ST_CHILDREN = 8  # children made (each applied, keyed and looked up)
 ST_CUT = 9  # positions not expanded because rule B1 says they cannot beat the best
 ST_DOMINATED = 10  # children skipped because rule E2 says a visited one dominates them
 ST_HOMED = 11  # positions rule R1 or W1 left one move (a card sent home)
-N_STATS = 12
+ST_SLOT = 12  # shared search: the table slot of the position last entered
+ST_HELPED = 13  # shared search: positions in progress elsewhere a helper searched too
+N_STATS = 14

@@ -26,10 +26,10 @@ import numpy as np
 from numba import njit
 
 from canfield.engine import core
-from canfield.solver.atomics import cas_u32, load_acquire_u32, store_release_u32
+from canfield.solver.atomics import cas_u32, load_acquire_u32, or_u32, store_release_u32
 from canfield.solver.macros import PTR_MASK, PTR_SHIFT
 from canfield.solver.pruning import dominators
-from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES
+from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES, ST_SLOT
 
 #: Bits of a slot's first word holding the waste pointer plus one.
 PTR_FIELD = 6
@@ -40,6 +40,10 @@ PACK_WORDS = 4
 _LOW_BITS = 20
 _HIGH_SHIFT = 26
 _PTR_BITS32 = np.uint32((1 << PTR_FIELD) - 1)
+#: The top bit of a slot's last word, which no compact string reaches (154
+#: bits at most in 160, 200 in 224): set by the shared search when the
+#: position is finished (``tt_finish``), left out of hashes and comparisons.
+FINISHED = np.uint32(1 << 31)
 
 
 def slot_words(kw: int) -> int:
@@ -135,12 +139,16 @@ def _home(h, cap):
 
 @njit(cache=True, inline="always")
 def _hash_row(row):
-    """Hash of a slot's (or a packed key's) words with the pointer field cleared."""
+    """Hash of a slot's (or a packed key's) words with the pointer field and
+    the shared search's ``FINISHED`` bit cleared."""
     h = np.uint64(0x9E3779B97F4A7C15)
+    last = row.shape[0] - 1
     for j in range(row.shape[0]):
         v = np.uint64(row[j])
         if j == 0:
             v &= ~np.uint64(_PTR_BITS32)
+        if j == last:
+            v &= ~np.uint64(FINISHED)
         h = _mix(h, v * np.uint64(0x94D049BB133111EB) + np.uint64(j))
     h ^= h >> np.uint64(31)
     return h
@@ -205,7 +213,7 @@ BUSY = _PTR_BITS32
 
 
 @njit(cache=True, inline="always")
-def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats):
+def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats, helping):
     """:func:`tt_visit` on a table other threads write at the same time.
 
     The same slots, probes and answers, with one difference in how a slot
@@ -220,12 +228,17 @@ def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats):
     it: a position is entered once. ``max_entries`` is this thread's share
     of the table (the threads together keep its load below ``MAX_LOAD``,
     so every probe meets an empty slot).
+
+    Returns 1 (entered: search it), 0 (skip it), -1 (this thread's share is
+    full) or, with ``helping``, 2 for a position entered and not yet
+    ``FINISHED``: still being searched by some thread, which a helper may
+    search too. ``stats[ST_SLOT]`` is then the slot (also after 1).
     """
     cap = table.shape[0]
     nw = table.shape[1]
     kw = key.shape[0] - PACK_WORDS
     p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
-    pack_key(key, kw, core.choice_bits(rules), 32 * nw)
+    pack_key(key, kw, core.choice_bits(rules), 32 * nw - 1)  # FINISHED stays free
     out = key[kw:].view(np.uint32)
     w0 = out[0]
     i = _home(_hash_row(out[:nw]), cap)
@@ -246,21 +259,64 @@ def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats):
                 table[i, j] = out[j]
             store_release_u32(table, i, 0, w0 | np.uint32(p + 1))
             stats[ST_ENTRIES] += 1
+            stats[ST_SLOT] = i
             return 1
         if t & ~_PTR_BITS32 == w0:
             same = True
             for j in range(1, nw):
-                if table[i, j] != out[j]:
+                v = table[i, j]
+                if j == nw - 1:
+                    v &= ~FINISHED
+                if v != out[j]:
                     same = False
                     break
             if same:
                 q = np.int64(t & _PTR_BITS32) - 1
                 if q == p:
+                    if helping and table[i, nw - 1] & FINISHED == 0:
+                        stats[ST_SLOT] = i
+                        return 2
                     return 0
                 seen |= np.uint64(1) << np.uint64(q)
         i += 1
         if i == cap:
             i = 0
+
+
+@njit(cache=True, inline="always")
+def tt_finish(table, i):
+    """Mark slot ``i`` ``FINISHED``: the thread that entered (or helped with)
+    its position has searched every move of it it did not leave to another."""
+    or_u32(table, i, table.shape[1] - 1, FINISHED)
+
+
+@njit(cache=True)
+def tt_slot(table, key, rules):
+    """The slot holding ``key`` (its pointer included), or -1."""
+    cap = table.shape[0]
+    nw = table.shape[1]
+    kw = key.shape[0] - PACK_WORDS
+    p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
+    pack_key(key, kw, core.choice_bits(rules), 32 * nw - 1)
+    out = key[kw:].view(np.uint32)
+    w = out[0] | np.uint32(p + 1)
+    i = _home(_hash_row(out[:nw]), cap)
+    while table[i, 0] != 0:
+        if table[i, 0] == w:
+            same = True
+            for j in range(1, nw):
+                v = table[i, j]
+                if j == nw - 1:
+                    v &= ~FINISHED
+                if v != out[j]:
+                    same = False
+                    break
+            if same:
+                return i
+        i += 1
+        if i == cap:
+            i = 0
+    return -1
 
 
 @njit(cache=True)
