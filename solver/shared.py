@@ -27,6 +27,13 @@ best, which only makes cuts rarer). Rule E2 skips a position whose
 dominating pointer another thread entered: that thread searches it (or the
 answer is unknown).
 
+A thread that runs out of moves while another searches on starts again
+from the root as a helper (``pruning.HELPING``): it searches again the
+positions entered and not yet finished (``table.FINISHED``), except those
+on its own path, and so takes the moves the other thread has not tried yet
+along that thread's path. Helping only adds searches, so the argument above
+stands; ``docs/solver.md`` ("The shared search") gives it in full.
+
 The threads search in slices of ``SLICE_SECONDS``; between two slices,
 with every thread stopped, the table grows as one search's does (within
 the memory budget), and a win ends the search.

@@ -213,6 +213,18 @@ BUSY = _PTR_BITS32
 
 
 @njit(cache=True, inline="always")
+def _same_words(table, i, out, nw):
+    """Whether slot ``i`` holds ``out``'s words 1 .. nw-1 (``FINISHED`` left out)."""
+    for j in range(1, nw):
+        v = table[i, j]
+        if j == nw - 1:
+            v &= ~FINISHED
+        if v != out[j]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
 def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats, helping):
     """:func:`tt_visit` on a table other threads write at the same time.
 
@@ -262,15 +274,7 @@ def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats, help
             stats[ST_SLOT] = i
             return 1
         if t & ~_PTR_BITS32 == w0:
-            same = True
-            for j in range(1, nw):
-                v = table[i, j]
-                if j == nw - 1:
-                    v &= ~FINISHED
-                if v != out[j]:
-                    same = False
-                    break
-            if same:
+            if _same_words(table, i, out, nw):
                 q = np.int64(t & _PTR_BITS32) - 1
                 if q == p:
                     if helping and table[i, nw - 1] & FINISHED == 0:
@@ -302,17 +306,8 @@ def tt_slot(table, key, rules):
     w = out[0] | np.uint32(p + 1)
     i = _home(_hash_row(out[:nw]), cap)
     while table[i, 0] != 0:
-        if table[i, 0] == w:
-            same = True
-            for j in range(1, nw):
-                v = table[i, j]
-                if j == nw - 1:
-                    v &= ~FINISHED
-                if v != out[j]:
-                    same = False
-                    break
-            if same:
-                return i
+        if table[i, 0] == w and _same_words(table, i, out, nw):
+            return i
         i += 1
         if i == cap:
             i = 0

@@ -15,6 +15,7 @@ import time
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_threads import _decided_deal
 
 from canfield.engine import core
 from canfield.engine.position import Position
@@ -27,19 +28,9 @@ from canfield.solver.shared import search_shared, shared_table
 from canfield.solver.stats import ST_BEST, ST_HELPED, ST_NODES
 from canfield.solver.table import slot_bytes
 
-NODES = 40_000
 MEMORY = 64 << 20
 
 needs_two = pytest.mark.skipif(cores() < 2, reason="two threads need two cores")
-
-
-def _decided_deal(profile: str) -> tuple[int, object]:
-    """The first deal of ``profile`` one core decides within ``NODES`` (no probes)."""
-    for deal in range(12):
-        r = solve_deal(deal, profile, float("inf"), NODES, MEMORY, probes=False)
-        if r.decided:
-            return deal, r
-    raise AssertionError(f"no {profile} deal among 0-11 decided in {NODES} positions")
 
 
 @pytest.mark.parametrize("profile", sorted(p for p in PRESETS if PRESETS[p].packs == 1))

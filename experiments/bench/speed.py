@@ -96,8 +96,16 @@ def full_profile(profile: str) -> str:
 
 def same_search(a: dict, b: dict) -> bool:
     """Whether two runs of one job searched the same positions (statistics
-    vector, best line and verdict all equal)."""
-    return (a["stats"], a["line_crc"], a["result"]) == (b["stats"], b["line_crc"], b["result"])
+    vector, best line and verdict all equal). A version with more statistics
+    slots than the other (0.9.0 added the shared search's) must leave them 0."""
+    n = min(len(a["stats"]), len(b["stats"]))
+    extra = a["stats"][n:] + b["stats"][n:]
+    same = (a["stats"][:n], a["line_crc"], a["result"]) == (
+        b["stats"][:n],
+        b["line_crc"],
+        b["result"],
+    )
+    return same and not any(extra)
 
 
 def bench(
