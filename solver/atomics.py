@@ -28,7 +28,7 @@ def _slot_word(context, builder, sig, args):
 
 
 @intrinsic
-def cas_u32(typingctx, table, i, j, expected, new):
+def cas_u32(_typingctx, table, i, j, expected, new):
     """``table[i, j] = new`` if it holds ``expected``, atomically; returns the
     word found (``expected`` exactly when the swap was made)."""
     sig = types.uint32(table, i, j, types.uint32, types.uint32)
@@ -42,7 +42,7 @@ def cas_u32(typingctx, table, i, j, expected, new):
 
 
 @intrinsic
-def load_acquire_u32(typingctx, table, i, j):
+def load_acquire_u32(_typingctx, table, i, j):
     """``table[i, j]``, read before any later read of this thread."""
     sig = types.uint32(table, i, j)
 
@@ -53,7 +53,7 @@ def load_acquire_u32(typingctx, table, i, j):
 
 
 @intrinsic
-def store_release_u32(typingctx, table, i, j, value):
+def store_release_u32(_typingctx, table, i, j, value):
     """``table[i, j] = value``, written after every earlier write of this thread."""
     sig = types.void(table, i, j, types.uint32)
 
@@ -65,7 +65,7 @@ def store_release_u32(typingctx, table, i, j, value):
 
 
 @intrinsic
-def or_u32(typingctx, table, i, j, value):
+def or_u32(_typingctx, table, i, j, value):
     """``table[i, j] |= value``, atomically."""
     sig = types.void(table, i, j, types.uint32)
 

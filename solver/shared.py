@@ -71,12 +71,6 @@ from canfield.solver.table import key_buffer, new_table, slot_bytes, tt_rehash, 
 SLICE_SECONDS = 0.1
 
 
-def shared_table(memory: int, kw: int) -> np.ndarray:
-    """An empty table of as many slots as ``memory`` holds (for tests that
-    read the table afterwards: its pages are mapped as entries land)."""
-    return new_table(min(max(1 << 10, memory // slot_bytes(kw)), 1 << 32), kw)
-
-
 def _grow(runs: list[DfsRun], max_cap: int) -> bool:
     """Rehash the threads' table into a larger one, with every thread
     stopped; False when ``max_cap`` slots are already reached."""
@@ -159,7 +153,7 @@ def search_shared(
     ``nodes`` is shared out evenly. The answer counts every thread's
     positions (``parts`` gives each one's); its line is that of the thread
     with the most banked (the winner's when won). ``table`` (from
-    :func:`shared_table`, empty) lets a test read the table afterwards.
+    :func:`solver.table.new_table`, empty) lets a test read it afterwards.
     """
     kw = core.key_words(int(position.game.rules[core.R_BUILD]))
     max_cap = min(max(1 << 10, memory // slot_bytes(kw)), 1 << 32)

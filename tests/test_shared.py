@@ -24,9 +24,9 @@ from canfield.experiments.cli import main as cli
 from canfield.solver import config
 from canfield.solver.portfolio import cores
 from canfield.solver.search import Solver, prune_mask, solve_deal
-from canfield.solver.shared import search_shared, shared_table
+from canfield.solver.shared import search_shared
 from canfield.solver.stats import ST_BEST, ST_HELPED, ST_NODES
-from canfield.solver.table import slot_bytes
+from canfield.solver.table import new_table, slot_bytes
 
 MEMORY = 64 << 20
 
@@ -52,7 +52,8 @@ def test_two_threads_split_a_loss_proof(profile, deal, banked):
     pos = Position.from_deal(deal, profile)
     one = Solver(MEMORY, probes=False).solve(pos, seconds=120)
     assert (one.result, one.banked) == ("lost", banked)
-    table = shared_table(MEMORY, core.key_words(int(pos.game.rules[core.R_BUILD])))
+    kw = core.key_words(int(pos.game.rules[core.R_BUILD]))
+    table = new_table(MEMORY // slot_bytes(kw), kw)  # a table to read afterwards
     run = search_shared(pos, 2, time.perf_counter(), 120.0, None, MEMORY, prune_mask(True), table)
     assert (run.result, int(run.stats[ST_BEST])) == ("lost", banked)
     if deal == 43:  # long enough for a thread to run out first: it helped
@@ -87,7 +88,7 @@ def test_strategy_shared_on_the_command_line():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["solve", "0", "-p", "double", "--strategy", "shared"], "one core only"),
+        (["solve", "0", "-p", "double", "--strategy", "shared"], "depth-first only, on one core"),
         (["sweep", "--deals", "0:2", "--strategy", "shared", "--out", "x"], "shared"),
     ],
 )

@@ -58,7 +58,7 @@ def _job(source: Source, asked: Profile | None, pick: int | None, strategy: str)
             "so progress can fall); use --strategy dfs"
         )
     if strategy != "dfs" and prof.packs == 2:
-        fail("two packs (double) are searched depth-first on one core only; use --strategy dfs")
+        fail("two packs (double) are searched depth-first only, on one core; use --strategy dfs")
     return _Job(source, prof, pos)
 
 
