@@ -199,6 +199,7 @@ class Solver:
             children=int(stats[ST_CHILDREN]),
             strategy=self.strategy,
             stage=run.stage,
+            threads=self.threads,
         )
 
     def _solve_double(

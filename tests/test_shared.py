@@ -10,6 +10,7 @@ once, whole (the compare-and-swap protocol of ``tt_visit_shared``).
 
 from __future__ import annotations
 
+import json
 import time
 
 import numpy as np
@@ -75,14 +76,14 @@ def test_two_threads_split_a_loss_proof(profile, deal, banked):
     assert not (used[:, 0] == 63).any()  # none left half-written (BUSY)
 
 
-def test_strategy_shared_on_the_command_line():
-    r = CliRunner().invoke(
-        cli,
-        ["solve", "--deal", "19", "--strategy", "shared", "--threads", "2", "--json"],
-    )
+@pytest.mark.parametrize("strategy", [["--strategy", "shared"], []])
+def test_threads_split_one_search_on_the_command_line(strategy):
+    """``--threads 2`` alone means the shared search (one pack)."""
+    r = CliRunner().invoke(cli, ["solve", "--deal", "19", *strategy, "--threads", "2", "--json"])
     assert r.exit_code == 0, r.output
-    assert '"result": "lost"' in r.output and '"banked": 8' in r.output
-    assert '"strategy": "shared"' in r.output and '"stage": "shared2"' in r.output
+    row = json.loads(r.stdout.strip().splitlines()[-1])
+    assert (row["result"], row["banked"]) == ("lost", 8)
+    assert (row["strategy"], row["stage"], row["threads"]) == ("shared", "shared2", 2)
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,9 @@ needs_two = pytest.mark.skipif(cores() < 2, reason="this machine gives one core"
 @needs_two
 def test_solve_threads_records_the_threads_and_the_member():
     res = CliRunner().invoke(
-        cli, ["solve", "2", "--threads", "2", "--nodes", "5000", "--json"], catch_exceptions=False
+        cli,
+        ["solve", "2", "--threads", "2", "--strategy", "dfs", "--nodes", "5000", "--json"],
+        catch_exceptions=False,
     )
     assert res.exit_code == 0, res.output
     row = json.loads(res.stdout.strip().splitlines()[-1])

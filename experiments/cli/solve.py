@@ -118,7 +118,8 @@ def _print_human(r: SolveResult, source: Source) -> None:
         f"{'memory' if r.strategy == 'layers' else 'table'} {r.peak_table_bytes / 2**20:.1f} MiB, "
         f"reserve left {r.reserve_left}, strategy {r.strategy}, "
         f"{'found by' if r.decided else 'last stage'} {r.stage}"
-        + (f", threads {r.threads}, answered by member {r.member}" if r.threads > 1 else "")
+        + (f", threads {r.threads}" if r.threads > 1 else "")
+        + (f", answered by member {r.member}" if r.member else "")
     )
 
 
@@ -170,12 +171,12 @@ def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
 @click.option(
     "--strategy",
     type=click.Choice(STRATEGIES),
-    default="dfs",
-    show_default=True,
+    default=None,
     help="dfs: depth-first. layers: depth-first for a tenth of the budget, then "
     "layers of progress finished in order and forgotten: long proofs in less "
-    "memory; not with worry. shared: --threads processes search depth-first on "
-    "one table, splitting one deal's tree (no probes; docs/solver.md).",
+    "memory; not with worry. shared: --threads threads search depth-first on "
+    "one table, splitting one deal's tree (no probes; docs/solver.md). "
+    "[default: dfs; shared with --threads above 1, one pack]",
 )
 @click.option(
     "--probes/--no-probes",
@@ -189,10 +190,10 @@ def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
-    help="Cores for each solve. With --strategy shared, processes that split one search "
-    "over one table of --memory; otherwise differently ordered exact searches run at "
-    "once, each with an equal share of --memory, and the first to decide answers "
-    "(docs/solver.md).",
+    help="Cores for each solve: threads that split one search over one table of "
+    "--memory (--strategy shared, the default above 1 thread); with --strategy dfs "
+    "or layers, differently ordered exact searches at once, each with an equal share "
+    "of --memory, the first to decide answering (docs/solver.md).",
 )
 @click.option(
     "--verify",
@@ -221,7 +222,7 @@ def solve_cmd(
     nodes: int | None,
     memory: int,
     prune: str,
-    strategy: str,
+    strategy: str | None,
     probes: bool,
     threads: int,
     verify: bool,
@@ -258,7 +259,11 @@ def solve_cmd(
             fail(f"{file} names no deal or position to solve")
     if threads > cores():
         fail(f"--threads {threads}: this process may use {cores()} core(s)")
-    jobs = _jobs(sources, asked, parse_pick(pick), strategy)
+    jobs = _jobs(sources, asked, parse_pick(pick), strategy or "dfs")
+    if strategy is None:
+        # several cores split one search, unless two packs (searched on one core)
+        one_pack = all(job.profile.packs == 1 for job in jobs)
+        strategy = "shared" if threads > 1 and one_pack else "dfs"
     view = _view_target(view_out, jobs)
     opts = {"memory": memory, "prune": rules, "strategy": strategy, "probes": probes}
     used = {strategy}
