@@ -170,6 +170,9 @@ class DfsRun:
         if size_for is not None:
             want = max(want, int((size_for + 2) / config.MAX_LOAD) + 1)
         self.sharers = sharers
+        # a shared table's coordinator may set how many entries this run may
+        # hold for one slice (its own and its share of the room left)
+        self.entry_limit: int | None = None
         if table is None:
             self.cap = min(want, self.fits(memory))
             self.table = new_table(self.cap, self.kw)
@@ -202,6 +205,8 @@ class DfsRun:
         return self.cap * self.entry
 
     def max_entries(self) -> int:
+        if self.entry_limit is not None:
+            return self.entry_limit
         return int(self.cap * config.MAX_LOAD) // self.sharers
 
     @property

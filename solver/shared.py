@@ -170,6 +170,11 @@ def search_shared(
         live = [r for r in runs if not r.over and r.reason in ("", "time")]
         if not live:
             break
+        # the room left in the table, dealt out: it grows when the whole table
+        # is full, not when one thread's half is
+        room = int(runs[0].cap * config.MAX_LOAD) - sum(int(r.stats[ST_ENTRIES]) for r in runs)
+        for r in live:
+            r.entry_limit = int(r.stats[ST_ENTRIES]) + max(0, room) // len(live)
         end = min(seconds, time.perf_counter() - t0 + SLICE_SECONDS)
         workers = [
             threading.Thread(target=r.advance, args=(t0, end, each, r.table_bytes)) for r in live
