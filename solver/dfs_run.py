@@ -100,6 +100,12 @@ class Path:
         return True
 
 
+def grown_cap(cap: int, max_cap: int) -> int:
+    """Slots of a full table's next size: each rehash re-inserts every entry,
+    so a small table grows fourfold, a large one twofold (never past ``max_cap``)."""
+    return min(cap * (4 if cap < config.FAST_GROW_BELOW else 2), max_cap)
+
+
 def next_chunk(t0: float, seconds: float, nodes: int | None, stats: np.ndarray) -> tuple[int, str]:
     """Nodes the next kernel call may expand, or a stop reason when a budget is spent."""
     if time.perf_counter() - t0 >= seconds:
@@ -145,8 +151,9 @@ class DfsRun:
     table : ndarray or None
         A table to search in instead of a new one: shared with the other
         threads of :mod:`solver.shared` (``prune`` then carries
-        ``SHARED_TABLE``). It never grows, and this run may fill only its
-        ``1 / sharers`` of it.
+        ``SHARED_TABLE``). The run never grows it (the coordinator does,
+        with every thread stopped), and fills at most ``entry_limit`` of it,
+        or its ``1 / sharers``.
     sharers : int
         How many runs share ``table``.
     """
@@ -240,9 +247,7 @@ class DfsRun:
                 if self.cap >= max_cap:
                     self.reason = "memory"
                     break
-                # each rehash re-inserts every entry: grow fast while small
-                grow = 4 if self.cap < config.FAST_GROW_BELOW else 2
-                new_cap = min(self.cap * grow, max_cap)
+                new_cap = grown_cap(self.cap, max_cap)
                 if not rehash_in_time(t0, seconds, self.rehash_rate * new_cap):
                     self.reason = "time"
                     break

@@ -50,7 +50,7 @@ from numba import njit
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver import config
-from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run
+from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run, grown_cap
 from canfield.solver.macros import SolverBug
 from canfield.solver.pruning import HELPING, SPIN_SHIFT, shared_mask
 from canfield.solver.stats import (
@@ -77,8 +77,7 @@ def _grow(runs: list[DfsRun], max_cap: int) -> bool:
     table, cap = runs[0].table, runs[0].cap
     if cap >= max_cap:
         return False
-    grow = 4 if cap < config.FAST_GROW_BELOW else 2
-    new_cap = min(cap * grow, max_cap)
+    new_cap = grown_cap(cap, max_cap)
     new = new_table(new_cap, runs[0].kw)
     tt_rehash(table, new)
     for run in runs:
