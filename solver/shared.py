@@ -50,6 +50,7 @@ from numba import njit
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver import config
+from canfield.solver.budgets import rehash_in_time
 from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run, grown_cap
 from canfield.solver.macros import SolverBug
 from canfield.solver.pruning import HELPING, SPIN_SHIFT, shared_mask
@@ -71,12 +72,10 @@ from canfield.solver.table import key_buffer, new_table, slot_bytes, tt_rehash, 
 SLICE_SECONDS = 0.1
 
 
-def _grow(runs: list[DfsRun], max_cap: int) -> bool:
-    """Rehash the threads' table into a larger one, with every thread
-    stopped; False when ``max_cap`` slots are already reached."""
+def _grow(runs: list[DfsRun], max_cap: int) -> None:
+    """Rehash the threads' table into a larger one (at most ``max_cap``
+    slots), with every thread stopped."""
     table, cap = runs[0].table, runs[0].cap
-    if cap >= max_cap:
-        return False
     new_cap = grown_cap(cap, max_cap)
     new = new_table(new_cap, runs[0].kw)
     tt_rehash(table, new)
@@ -87,7 +86,6 @@ def _grow(runs: list[DfsRun], max_cap: int) -> bool:
             run.code = RUNNING  # its kernel makes the child it could not enter again
         if not run.over:
             _find_slots(run)
-    return True
 
 
 @njit(cache=True)
@@ -164,6 +162,7 @@ def search_shared(
     # the first run enters the root before any thread starts: no race
     runs = [_start(position, k, threads, prune, memory, table) for k in range(threads)]
     each = None if nodes is None else max(1, nodes // threads)
+    rate = 0.0  # seconds a slot of the last rehash took (as DfsRun.advance keeps it)
     while time.perf_counter() - t0 < seconds:
         # a slice on every thread still searching; its own budgets stop a thread
         live = [r for r in runs if not r.over and r.reason in ("", "time")]
@@ -185,8 +184,16 @@ def search_shared(
         if any(r.code == WON for r in live):
             break
         if any(r.code == TABLE_FULL for r in live):
-            if not _grow(runs, max_cap):
+            if runs[0].cap >= max_cap:
                 break  # each full thread says "memory"
+            if not rehash_in_time(t0, seconds, rate * grown_cap(runs[0].cap, max_cap)):
+                for r in runs:
+                    if r.reason == "memory":
+                        r.reason = "time"  # a rehash that would end past the deadline
+                break
+            started = time.perf_counter()
+            _grow(runs, max_cap)
+            rate = (time.perf_counter() - started) / runs[0].cap
             for r in runs:
                 if r.reason == "memory":
                     r.reason = ""

@@ -114,3 +114,25 @@ def test_the_threads_table_grows_between_slices_and_the_proof_stands():
     assert (run.result, int(run.stats[ST_BEST])) == ("lost", 11)
     first = config.START_SLOTS * slot_bytes(core.key_words(int(pos.game.rules[core.R_BUILD])))
     assert run.peak_bytes >= 16 * first  # at least two fourfold growths
+
+
+def test_a_rehash_that_would_end_past_the_deadline_is_not_begun(monkeypatch):
+    """The threads' table grows only when the rehash, predicted from the last
+    one, ends in time (as one search's, ``solver.budgets.rehash_in_time``):
+    with the guard refusing every rehash, the search stops on its first,
+    full table, unknown for ``time``."""
+    import canfield.solver.shared as shared
+
+    asked = []
+
+    def refuse(t0, seconds, predicted):
+        asked.append(predicted)
+        return False
+
+    monkeypatch.setattr(shared, "rehash_in_time", refuse)
+    pos = Position.from_deal(43, "strict")
+    run = search_shared(pos, 2, time.perf_counter(), 120.0, None, MEMORY, prune_mask(True))
+    first = config.START_SLOTS * slot_bytes(core.key_words(int(pos.game.rules[core.R_BUILD])))
+    assert len(asked) == 1  # the guard was asked, once, and the search stopped there
+    assert (run.result, run.reason) == ("unknown", "time")
+    assert run.peak_bytes == first
