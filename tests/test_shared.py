@@ -22,7 +22,7 @@ from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS
 from canfield.experiments.cli import main as cli
-from canfield.solver import config
+from canfield.solver import config, shared
 from canfield.solver.portfolio import cores
 from canfield.solver.search import Solver, prune_mask, solve_deal
 from canfield.solver.shared import search_shared
@@ -121,8 +121,6 @@ def test_a_rehash_that_would_end_past_the_deadline_is_not_begun(monkeypatch):
     one, ends in time (as one search's, ``solver.budgets.rehash_in_time``):
     with the guard refusing every rehash, the search stops on its first,
     full table, unknown for ``time``."""
-    import canfield.solver.shared as shared
-
     asked = []
 
     def refuse(t0, seconds, predicted):
