@@ -20,10 +20,10 @@ entered are closed under the moves that the pruning rules keep: the same
 closure one search makes alone. A win is replayed through the engine as
 always. A loss is reported only when every thread exhausted its search; one
 that stops on a budget makes the answer unknown. Banked is the largest of
-the threads' best counts: each cut of rule B1 is made against a count its
-own thread reached (a real line), so the best line is kept wherever it runs
-(the argument of ``docs/solver.md``, with "the best" read as any thread's
-best, which only makes cuts rarer). Rule E2 skips a position whose
+the threads' best counts: each cut of rule B1 is made against a count some
+thread reached (a real line; between slices every thread takes the largest),
+so the best line is kept wherever it runs (the argument of
+``docs/solver.md``, with "the best" read as any thread's best). Rule E2 skips a position whose
 dominating pointer another thread entered: that thread searches it (or the
 answer is unknown).
 
@@ -86,6 +86,21 @@ def _grow(runs: list[DfsRun], max_cap: int) -> None:
             run.code = RUNNING  # its kernel makes the child it could not enter again
         if not run.over:
             _find_slots(run)
+
+
+def _share_best(runs: list[DfsRun]) -> int:
+    """Give every thread still searching the largest best count (and its
+    line) any thread has reached; return how many counts it raised.
+
+    Rule B1 then cuts against that count: a real line reaches it, which is
+    all B1's argument needs (docs/solver.md, "The shared search")."""
+    top = max(runs, key=lambda r: int(r.stats[ST_BEST]))
+    best, raised = top.finish(), 0
+    for r in runs:
+        if not r.over and int(r.stats[ST_BEST]) < int(top.stats[ST_BEST]):
+            r.seed_best(best)
+            raised += 1
+    return raised
 
 
 @njit(cache=True)
@@ -183,6 +198,7 @@ def search_shared(
             w.join()
         if any(r.code == WON for r in live):
             break
+        _share_best(runs)
         if any(r.code == TABLE_FULL for r in live):
             if runs[0].cap >= max_cap:
                 break  # each full thread says "memory"

@@ -134,3 +134,21 @@ def test_a_rehash_that_would_end_past_the_deadline_is_not_begun(monkeypatch):
     assert len(asked) == 1  # the guard was asked, once, and the search stopped there
     assert (run.result, run.reason) == ("unknown", "time")
     assert run.peak_bytes == first
+
+
+def test_every_thread_cuts_against_the_best_count_any_thread_reached(monkeypatch):
+    """Between slices each thread takes the largest best count of any thread
+    (rule B1 then cuts against it): on strict deal 43 that raises some
+    thread's count at least once, and the proof is one core's (lost, 11)."""
+    raised = []
+    share = shared._share_best
+
+    def counting(runs):
+        raised.append(share(runs))
+        return raised[-1]
+
+    monkeypatch.setattr(shared, "_share_best", counting)
+    pos = Position.from_deal(43, "strict")
+    run = search_shared(pos, 2, time.perf_counter(), 120.0, None, MEMORY, prune_mask(True))
+    assert (run.result, int(run.stats[ST_BEST])) == ("lost", 11)
+    assert len(raised) >= 2 and sum(raised) >= 1, raised
