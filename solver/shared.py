@@ -95,12 +95,12 @@ def _share_best(runs: list[DfsRun]) -> int:
     Rule B1 then cuts against that count: a real line reaches it, which is
     all B1's argument needs (docs/solver.md, "The shared search")."""
     top = max(runs, key=lambda r: int(r.stats[ST_BEST]))
-    best, raised = top.finish(), 0
-    for r in runs:
-        if not r.over and int(r.stats[ST_BEST]) < int(top.stats[ST_BEST]):
+    behind = [r for r in runs if not r.over and int(r.stats[ST_BEST]) < int(top.stats[ST_BEST])]
+    if behind:
+        best = top.finish()  # its line: built only when some thread takes it
+        for r in behind:
             r.seed_best(best)
-            raised += 1
-    return raised
+    return len(behind)
 
 
 @njit(cache=True)
