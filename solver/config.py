@@ -32,6 +32,10 @@ START_SLOTS = 1 << 16
 FAST_GROW_BELOW = 1 << 22
 #: The table is "full" past this load factor (open addressing with linear probing).
 MAX_LOAD = 0.85
+#: A table full at its most memory forgets entries the search has not met
+#: for a while (never its path's) and the search goes on
+#: (``Solver(evict=True)``, ``solver.table.tt_evict``): it keeps this share.
+EVICT_KEEP = 0.5
 #: Rows each layer's table, each layer's stack and the log start with in the
 #: layered search (``Solver(strategy="layers")``); each doubles on demand.
 LAYER_START_SLOTS = 1 << 14

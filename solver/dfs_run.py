@@ -29,7 +29,9 @@ from canfield.solver.stats import (
     ST_CHILDREN,
     ST_CUT,
     ST_DEAD,
+    ST_DEPTH,
     ST_DOMINATED,
+    ST_EVICTED,
     ST_HELPED,
     ST_HOMED,
     ST_MAXDEPTH,
@@ -39,10 +41,10 @@ from canfield.solver.stats import (
     TOO_DEEP,
     WON,
 )
-from canfield.solver.table import new_table, slot_bytes, tt_rehash
+from canfield.solver.table import new_table, slot_bytes, tt_evict, tt_rehash
 
 #: Counters that add up across the runs of one solve.
-SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD, ST_HOMED, ST_HELPED)
+SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD, ST_HOMED, ST_HELPED, ST_EVICTED)
 
 
 @dataclass
@@ -156,6 +158,10 @@ class DfsRun:
         or its ``1 / sharers``.
     sharers : int
         How many runs share ``table``.
+    evict : bool
+        When the table is full at its most memory, forget its least recently
+        visited entries (never the path's) and go on, instead of stopping
+        for memory (``solver.table.tt_evict``; not for a shared table).
     """
 
     def __init__(
@@ -168,11 +174,13 @@ class DfsRun:
         size_for: int | None = None,
         table: np.ndarray | None = None,
         sharers: int = 1,
+        evict: bool = False,
     ) -> None:
         self.game, self.rules = position.game.arr, position.game.rules
         self.kw = core.key_words(int(self.rules[core.R_BUILD]))
         self.entry = slot_bytes(self.kw)
         self.path, self.prune, self.width = path, prune, width
+        self.evict = evict
         want = config.START_SLOTS
         if size_for is not None:
             want = max(want, int((size_for + 2) / config.MAX_LOAD) + 1)
@@ -244,19 +252,20 @@ class DfsRun:
                     break
                 code = RUNNING
             if code == TABLE_FULL:
-                if self.cap >= max_cap:
+                if self.cap < max_cap:
+                    new_cap = grown_cap(self.cap, max_cap)
+                    if not rehash_in_time(t0, seconds, self.rehash_rate * new_cap):
+                        self.reason = "time"
+                        break
+                    started = time.perf_counter()
+                    table = new_table(new_cap, self.kw)
+                    tt_rehash(self.table, table)
+                    self.rehash_rate = (time.perf_counter() - started) / new_cap
+                    self.table, self.cap = table, new_cap
+                    self.peak_bytes = max(self.peak_bytes, self.table_bytes)
+                elif not self._evict():
                     self.reason = "memory"
                     break
-                new_cap = grown_cap(self.cap, max_cap)
-                if not rehash_in_time(t0, seconds, self.rehash_rate * new_cap):
-                    self.reason = "time"
-                    break
-                started = time.perf_counter()
-                table = new_table(new_cap, self.kw)
-                tt_rehash(self.table, table)
-                self.rehash_rate = (time.perf_counter() - started) / new_cap
-                self.table, self.cap = table, new_cap
-                self.peak_bytes = max(self.peak_bytes, self.table_bytes)
                 code = RUNNING
             chunk, self.reason = next_chunk(t0, seconds, nodes, self.stats)
             if self.reason:
@@ -277,6 +286,18 @@ class DfsRun:
         self.code = code
         if code in (WON, EXHAUSTED):
             self.reason = verdict(code, "")[1]
+
+    def _evict(self) -> bool:
+        """Free room in the full table by forgetting its least recently
+        visited entries (``solver.table.tt_evict``); False when eviction is
+        off, the table is shared, or nothing but the path could go."""
+        if not self.evict or self.sharers > 1:
+            return False
+        depth = int(self.stats[ST_DEPTH])
+        gone = tt_evict(
+            self.table, self.path.states, depth, self.rules, self.stats, config.EVICT_KEEP
+        )
+        return gone > 0
 
     def seed_best(self, other: Run) -> None:
         """Take ``other``'s best banked count and line when larger: rule B1

@@ -33,6 +33,7 @@ from canfield.solver.stats import (
     ST_CHILDREN,
     ST_CUT,
     ST_DEAD,
+    ST_EVICTED,
     ST_NODES,
     ST_PRUNED,
     WON,
@@ -79,6 +80,8 @@ class SolveResult:
     cut: int = 0
     dominated: int = 0
     children: int = 0
+    #: table entries forgotten to make room (``Solver(evict=True)``)
+    evicted: int = 0
     strategy: str = "dfs"
     stage: str = "dfs"
     #: cores the solve ran on (``solver.portfolio``), and the member that answered
@@ -130,6 +133,12 @@ class Solver:
         ``strategy="shared"`` only: the threads that run the depth-first
         search on one table in shared memory (:mod:`solver.shared`; no
         probes), for one deal on several cores.
+    evict : bool
+        ``strategy="dfs"``: when the full search's table is full at
+        ``memory``, forget the entries it has not met lately (never those of
+        its path) and go on; False stops as unknown ("memory") instead
+        (``docs/solver.md``, "Eviction"). Verdicts are as sound either way;
+        the search may meet again what it forgot and search it again.
     """
 
     def __init__(
@@ -139,8 +148,10 @@ class Solver:
         strategy: str = "dfs",
         probes: bool = True,
         threads: int = 1,
+        evict: bool = True,
     ) -> None:
         self.memory = int(memory)
+        self.evict = bool(evict)
         self.threads = int(threads)
         if self.threads < 1 or (self.threads > 1 and strategy != "shared"):
             raise ValueError(f"threads={threads}: only strategy='shared' runs on more than one")
@@ -197,6 +208,7 @@ class Solver:
             cut=int(stats[ST_CUT]),
             dominated=run.dominated,
             children=int(stats[ST_CHILDREN]),
+            evicted=int(stats[ST_EVICTED]),
             strategy=self.strategy,
             stage=run.stage,
             threads=self.threads,
@@ -258,6 +270,9 @@ class Solver:
                 # the depth-first share ran out (or its table filled): the layers go on
                 run = run_layers(position, seconds, nodes, t0, run, self.memory, self.prune)
             return run
+        # eviction only once the search has its whole memory: a slice that
+        # fills its share of it pauses, as without eviction
+        main.evict = self.evict
         main.advance(t0, seconds, nodes, self.memory)
         return main.finish()
 
@@ -313,15 +328,27 @@ def solve(
     strategy: str = "dfs",
     probes: bool = True,
     threads: int = 1,
+    evict: bool = True,
 ) -> SolveResult:
     """Solve one position with a reused solver (see :class:`Solver`)."""
     global _DEFAULT_SOLVER
     mem = memory or config.DEFAULT_MEMORY
     mask = prune_mask(prune)
     have = _DEFAULT_SOLVER
-    want = (mem, mask, strategy, bool(probes), threads)
-    if have is None or (have.memory, have.prune, have.strategy, have.probes, have.threads) != want:
-        _DEFAULT_SOLVER = Solver(mem, prune, strategy, probes, threads)
+    want = (mem, mask, strategy, bool(probes), threads, bool(evict))
+    if (
+        have is None
+        or (
+            have.memory,
+            have.prune,
+            have.strategy,
+            have.probes,
+            have.threads,
+            have.evict,
+        )
+        != want
+    ):
+        _DEFAULT_SOLVER = Solver(mem, prune, strategy, probes, threads, evict)
     return _DEFAULT_SOLVER.solve(position, seconds, nodes)
 
 
@@ -335,6 +362,7 @@ def solve_deal(
     strategy: str = "dfs",
     probes: bool = True,
     threads: int = 1,
+    evict: bool = True,
 ) -> SolveResult:
     """Solve a dealt position; for ``selective`` solve all five base picks.
 
@@ -348,7 +376,7 @@ def solve_deal(
     prof = parse_profile(profile)
     if prof.layout != "selective":
         pos = Position.from_deal(deal, prof)
-        return solve(pos, seconds, nodes, memory, prune, strategy, probes, threads)
+        return solve(pos, seconds, nodes, memory, prune, strategy, probes, threads, evict)
     # the five cards of the deal that may be picked as the base
     five = list(Position.from_deal(deal, "strict").game.deal[13:18])
     t0 = time.perf_counter()
@@ -358,7 +386,7 @@ def solve_deal(
         share = max(left / (len(five) - i), 1e-3)
         node_share = _node_share(nodes, sum(r.nodes for r in results), len(five) - i)
         pos = Position.from_deal(deal, prof, pick=card)
-        r = solve(pos, share, node_share, memory, prune, strategy, probes, threads)
+        r = solve(pos, share, node_share, memory, prune, strategy, probes, threads, evict)
         results.append(r)
         if r.result == "won":
             break

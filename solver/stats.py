@@ -26,4 +26,5 @@ ST_DOMINATED = 10  # children skipped because rule E2 says a visited one dominat
 ST_HOMED = 11  # positions rule R1 or W1 left one move (a card sent home)
 ST_SLOT = 12  # shared search: the table slot of the position last entered
 ST_HELPED = 13  # shared search: positions in progress elsewhere a helper searched too
-N_STATS = 14
+ST_EVICTED = 14  # entries solver.table.tt_evict removed from a full table
+N_STATS = 15

@@ -8,9 +8,10 @@ one choice per card above it, then the key's header (foundations, reserve
 count, redeals, played-stock mask). Only the bits a column uses are stored,
 and the string is parsed column by column, so two slots hold the same bits
 exactly when they hold the same position: no verdict rests on a hash. The
-string takes at most 154 bits (every card in columns under ``build=alt``),
-so a slot is 5 words (20 bytes), or 7 (28 bytes) for ``build=rank``, whose
-choices take 2 bits a card.
+string takes at most 159 bits (the 51 cards besides the base card in
+columns under ``build=alt``: 6 + 4 x 12 + 47 + 58), so a slot is 5 words
+(20 bytes), or 7 (28 bytes) for ``build=rank``, whose choices take 2 bits
+a card.
 
 Slots are found by open addressing with linear probing from a home slot
 that a hash of the string (pointer left out) picks, so every pointer visited
@@ -29,7 +30,7 @@ from canfield.engine import core
 from canfield.solver.atomics import cas_u32, load_acquire_u32, or_u32, store_release_u32
 from canfield.solver.macros import PTR_MASK, PTR_SHIFT
 from canfield.solver.pruning import dominators
-from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES, ST_SLOT
+from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES, ST_EVICTED, ST_SLOT
 
 #: Bits of a slot's first word holding the waste pointer plus one.
 PTR_FIELD = 6
@@ -40,10 +41,13 @@ PACK_WORDS = 4
 _LOW_BITS = 20
 _HIGH_SHIFT = 26
 _PTR_BITS32 = np.uint32((1 << PTR_FIELD) - 1)
-#: The top bit of a slot's last word, which no compact string reaches (154
-#: bits at most in 160, 200 in 224): set by the shared search when the
+#: The top bit of a slot's last word, which no compact string reaches (159
+#: bits at most in 160, 206 in 224): set by the shared search when the
 #: position is finished (``tt_finish``), left out of hashes and comparisons.
 FINISHED = np.uint32(1 << 31)
+#: A slot of a table no other thread shares uses that bit for CLOCK
+#: eviction (``tt_evict``): set when the position is entered or met again.
+VISITED = FINISHED
 
 
 def slot_words(kw: int) -> int:
@@ -140,7 +144,7 @@ def _home(h, cap):
 @njit(cache=True, inline="always")
 def _hash_row(row):
     """Hash of a slot's (or a packed key's) words with the pointer field and
-    the shared search's ``FINISHED`` bit cleared."""
+    the ``FINISHED`` (or ``VISITED``) bit cleared."""
     h = np.uint64(0x9E3779B97F4A7C15)
     last = row.shape[0] - 1
     for j in range(row.shape[0]):
@@ -152,6 +156,19 @@ def _hash_row(row):
         h = _mix(h, v * np.uint64(0x94D049BB133111EB) + np.uint64(j))
     h ^= h >> np.uint64(31)
     return h
+
+
+@njit(cache=True, inline="always")
+def _same_words(table, i, out, nw):
+    """Whether slot ``i`` holds ``out``'s words 1 .. nw-1 (``FINISHED`` or
+    ``VISITED`` left out)."""
+    for j in range(1, nw):
+        v = table[i, j]
+        if j == nw - 1:
+            v &= ~FINISHED
+        if v != out[j]:
+            return False
+    return True
 
 
 # inlined into the search loop: a numba call passes each array argument as
@@ -171,7 +188,7 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
     nw = table.shape[1]
     kw = key.shape[0] - PACK_WORDS
     p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
-    pack_key(key, kw, core.choice_bits(rules), 32 * nw)
+    pack_key(key, kw, core.choice_bits(rules), 32 * nw - 1)
     # the string as 32-bit words (little-endian), the pointer field still 0
     out = key[kw:].view(np.uint32)
     w0 = out[0]
@@ -181,17 +198,12 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
         t = table[i, 0]
         if t == 0:
             break
-        if t & ~_PTR_BITS32 == w0:
-            same = True
-            for j in range(1, nw):
-                if table[i, j] != out[j]:
-                    same = False
-                    break
-            if same:
-                q = np.int64(t & _PTR_BITS32) - 1
-                if q == p:
-                    return 0
-                seen |= np.uint64(1) << np.uint64(q)
+        if t & ~_PTR_BITS32 == w0 and _same_words(table, i, out, nw):
+            q = np.int64(t & _PTR_BITS32) - 1
+            if q == p:
+                table[i, nw - 1] |= VISITED  # met again: tt_evict keeps it
+                return 0
+            seen |= np.uint64(1) << np.uint64(q)
         i += 1
         if i == cap:
             i = 0
@@ -201,8 +213,9 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
     if stats[ST_ENTRIES] >= max_entries:
         return -1
     table[i, 0] = w0 | np.uint32(p + 1)
-    for j in range(1, nw):
+    for j in range(1, nw - 1):
         table[i, j] = out[j]
+    table[i, nw - 1] = out[nw - 1] | VISITED
     stats[ST_ENTRIES] += 1
     return 1
 
@@ -210,18 +223,6 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
 #: A slot's first word while a thread writes the slot (``tt_visit_shared``):
 #: the pointer field all ones, which no waste pointer reaches.
 BUSY = _PTR_BITS32
-
-
-@njit(cache=True, inline="always")
-def _same_words(table, i, out, nw):
-    """Whether slot ``i`` holds ``out``'s words 1 .. nw-1 (``FINISHED`` left out)."""
-    for j in range(1, nw):
-        v = table[i, j]
-        if j == nw - 1:
-            v &= ~FINISHED
-        if v != out[j]:
-            return False
-    return True
 
 
 @njit(cache=True, inline="always")
@@ -250,7 +251,7 @@ def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats, help
     nw = table.shape[1]
     kw = key.shape[0] - PACK_WORDS
     p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
-    pack_key(key, kw, core.choice_bits(rules), 32 * nw - 1)  # FINISHED stays free
+    pack_key(key, kw, core.choice_bits(rules), 32 * nw - 1)
     out = key[kw:].view(np.uint32)
     w0 = out[0]
     i = _home(_hash_row(out[:nw]), cap)
@@ -327,3 +328,98 @@ def tt_rehash(old, new):
             if j == cap:
                 j = 0
         new[j, :] = old[i, :]
+
+
+@njit(cache=True)
+def _reinsert_all(table, start):
+    """Put every entry back where a probe from its home finds it, in place,
+    after slots were emptied (which breaks the runs of linear probing).
+
+    ``start`` must be a slot that was empty *before* any was emptied: then no
+    run of occupied slots went past it, so the walk from there meets each
+    entry after its home. It takes each entry out and puts it in the first
+    empty slot from its home: every slot between the two has been walked
+    already (holds an entry in its place, or stays empty), so the entry
+    lands at or before where it was, and a probe from its home finds it.
+    """
+    cap = table.shape[0]
+    row = np.empty(table.shape[1], np.uint32)
+    for k in range(1, cap + 1):
+        i = (start + k) % cap
+        if table[i, 0] == 0:
+            continue
+        row[:] = table[i, :]
+        table[i, :] = 0
+        j = _home(_hash_row(row), cap)
+        while table[j, 0] != 0:
+            j += 1
+            if j == cap:
+                j = 0
+        table[j, :] = row
+
+
+@njit(cache=True)
+def tt_evict(table, states, depth, rules, stats, keep):
+    """Make room in a full table by forgetting the entries the search has
+    not met since the last eviction, never a position of its path.
+
+    Each slot has one bit, ``VISITED``, set when its position is entered and
+    each time it is met again (``tt_visit``). Every entry without it goes;
+    when that leaves more than ``keep`` of the entries, so does an even
+    spread of the others (chosen by a hash of the slot number: evicting a
+    run of neighbouring slots would leave the rest of the table packed, and
+    linear probing slow). The survivors lose the bit, so the next eviction
+    takes those not met in between. The positions ``states[0 .. depth]``
+    (the search's path) always stay. Returns the entries removed: 0 when
+    nothing but the path could go.
+
+    Sound because an entry only ever lets the search skip a position: a
+    forgotten one is searched again when met (the search stays exhaustive),
+    while the path's entries, which keep it from going round a cycle, stay.
+    """
+    cap = table.shape[0]
+    nw = table.shape[1]
+    key = key_buffer(table)
+    path = np.empty(depth + 1, np.int64)
+    for d in range(depth + 1):
+        core.canonical_key(states[d], rules, key)
+        path[d] = tt_slot(table, key, rules)
+        if path[d] < 0:
+            return 0  # the path is always in the table: leave it all alone
+    path.sort()
+    met = 0
+    for i in range(cap):
+        if table[i, 0] != 0 and table[i, nw - 1] & VISITED:
+            met += 1
+    entries = stats[ST_ENTRIES]
+    want = entries - np.int64(keep * entries)
+    # the share of the met entries that must go too, out of 2**24
+    share = 0
+    if met > 0 and want > entries - met:
+        share = ((want - (entries - met)) << 24) // met
+    start = 0
+    while table[start, 0] != 0:
+        start += 1  # a full table still has empty slots (MAX_LOAD < 1)
+    gone = 0
+    for i in range(cap):
+        if table[i, 0] == 0:
+            continue
+        k = np.searchsorted(path, i)
+        if k < path.shape[0] and path[k] == i:
+            table[i, nw - 1] &= ~VISITED
+            continue
+        go = True
+        if table[i, nw - 1] & VISITED:
+            spread = (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)
+            go = np.int64(spread) < share
+        if go:
+            table[i, :] = 0
+            gone += 1
+        else:
+            table[i, nw - 1] &= ~VISITED
+    if gone == 0:
+        return 0
+    _reinsert_all(table, start)
+    stats[ST_ENTRIES] -= gone
+    stats[ST_EVICTED] += gone
+    return gone

@@ -115,7 +115,9 @@ def _print_human(r: SolveResult, source: Source) -> None:
         f"# {r.nodes} nodes, {r.seconds:.3f} s, {r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s, "
         f"{r.children} children, max depth {r.max_depth}, forced home (P1) {r.pruned}, "
         f"cut by bound (B1) {r.cut}, dominated (E2) {r.dominated}, dead ends {r.dead_ends}, "
-        f"{'memory' if r.strategy == 'layers' else 'table'} {r.peak_table_bytes / 2**20:.1f} MiB, "
+        + (f"evicted {r.evicted}, " if r.evicted else "")
+        + ("memory" if r.strategy == "layers" else "table")
+        + f" {r.peak_table_bytes / 2**20:.1f} MiB, "
         f"reserve left {r.reserve_left}, strategy {r.strategy}, "
         f"{'found by' if r.decided else 'last stage'} {r.stage}"
         + (f", threads {r.threads}" if r.threads > 1 else "")
@@ -196,6 +198,14 @@ def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
     "of --memory, the first to decide answering (docs/solver.md).",
 )
 @click.option(
+    "--evict/--no-evict",
+    default=True,
+    show_default=True,
+    help="--strategy dfs: when the table is full at --memory, forget the entries the "
+    "search has not met lately (never its current line) and go on; --no-evict stops "
+    "as unknown (memory) instead (docs/solver.md, Eviction).",
+)
+@click.option(
     "--verify",
     is_flag=True,
     help="Re-prove a lost verdict with each pruning rule that applies off in turn, then "
@@ -225,6 +235,7 @@ def solve_cmd(
     strategy: str | None,
     probes: bool,
     threads: int,
+    evict: bool,
     verify: bool,
     as_json: bool,
     view_out: str | None,
@@ -265,7 +276,13 @@ def solve_cmd(
         one_pack = all(job.profile.packs == 1 for job in jobs)
         strategy = "shared" if threads > 1 and one_pack else "dfs"
     view = _view_target(view_out, jobs)
-    opts = {"memory": memory, "prune": rules, "strategy": strategy, "probes": probes}
+    opts = {
+        "memory": memory,
+        "prune": rules,
+        "strategy": strategy,
+        "probes": probes,
+        "evict": evict,
+    }
     used = {strategy}
     if threads > 1 and strategy != "shared":  # members' kernels compiled before they fork
         used |= {m["strategy"] for job in jobs for _, m in _members(job, threads, opts)}
