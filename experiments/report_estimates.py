@@ -181,9 +181,8 @@ def escalation_rows(rows: pd.DataFrame, attempts: pd.DataFrame, run: str) -> lis
     out = []
     for prof in dict.fromkeys(rows["profile"]):
         g = rows[rows["profile"] == prof]
-        out.append(
-            _stage_row(run, prof, "sweep", g["budget_nodes"].iloc[0], g["result"], g["seconds"])
-        )
+        sweep = _stage_row(run, prof, "sweep", g["budget_nodes"].iloc[0], g["result"], g["seconds"])
+        out.append(sweep | {"version": _versions(g["version"])})
         a = attempts[attempts["profile"] == prof]
         for (phase, rung), s in a.groupby(["phase", "rung"], sort=False):
             stage = f"rung {rung}" if phase == "ladder" else names[phase]
@@ -199,8 +198,15 @@ def escalation_rows(rows: pd.DataFrame, attempts: pd.DataFrame, run: str) -> lis
                 searched["cpu_seconds"],
                 s["budget_seconds"].dropna().iloc[0] if s["budget_seconds"].notna().any() else None,
             )
-            out.append(row | {"settled": int(by_relation.sum())})
+            out.append(
+                row | {"settled": int(by_relation.sum()), "version": _versions(s["version"])}
+            )
     return out
+
+
+def _versions(column: pd.Series) -> str:
+    """The toolkit versions that made a stage's rows: one, or several joined."""
+    return ", ".join(sorted(set(column.astype(str))))
 
 
 def _stage_row(run, prof, stage, nodes, results, seconds, budget_seconds=None) -> dict:
@@ -244,6 +250,7 @@ def escalation_display(t: pd.DataFrame) -> pd.DataFrame:
             "s/row p95": [_fmt(x, 3) for x in t["seconds_p95"]],
             "s/row mean": [_fmt(x, 3) for x in t["seconds_mean"]],
             "seconds": t["seconds_kind"],
+            "toolkit": t["version"] if "version" in t else "-",
         }
     )
 

@@ -26,8 +26,10 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+from canfield.engine.version import __version__
 from canfield.experiments.cli.escalate import escalate_cmd
 from canfield.experiments.relations import relation
+from canfield.experiments.report_estimates import escalation_rows
 from canfield.experiments.sweep.attempts import (
     ATTEMPT_COLUMNS,
     ATTEMPT_TIMING_COLUMNS,
@@ -588,9 +590,32 @@ def test_escalate_json_of_older_code_loads(one_worker, tmp_path):
     assert json.loads((run / ESCALATE_JSON).read_text())["settle_from"] == 3
 
 
+def _files(run: Path) -> dict[str, str]:
+    paths = sorted(p for p in run.rglob("*") if p.is_file() and p.name != ".lock")
+    return {str(p.relative_to(run)): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+def _made_by(run: Path, version: str, phase: str) -> None:
+    """Rewrite ``run`` as if toolkit ``version`` had made its ``phase``."""
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    if phase == "ladder":
+        spec["version"] = version
+    else:
+        spec[phase]["version"] = version
+    (run / ESCALATE_JSON).write_text(json.dumps(spec))
+    store = AttemptStore(run)
+    for i, part in enumerate(store.part_files()):
+        made = pq.read_table(part).to_pylist()
+        if made[0]["phase"] == phase:
+            part.unlink()
+            store.write_part(i, [r | {"version": version} for r in made])
+
+
 @pytest.mark.parametrize("where", ["escalate.json", "attempts"])
-def test_resume_under_another_version_is_refused(one_worker, tmp_path, where):
-    """A phase's rows come from one solver: a run escalated by another toolkit
+def test_an_unfinished_or_extended_phase_under_another_version_is_refused(
+    one_worker, tmp_path, where
+):
+    """A phase's rows come from one solver: a ladder begun by another toolkit
     version is not resumed or extended (one line, exit 2, nothing written)."""
     run = copy(one_worker, tmp_path / "older")
     if where == "escalate.json":
@@ -603,14 +628,88 @@ def test_resume_under_another_version_is_refused(one_worker, tmp_path, where):
         older = [r | {"version": "0.0.1"} for r in pq.read_table(first).to_pylist()]
         first.unlink()
         store.write_part(0, older)
-
-    def files() -> dict[str, str]:
-        paths = sorted(p for p in run.rglob("*") if p.is_file() and p.name != ".lock")
-        return {str(p.relative_to(run)): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
-
-    before = files()
+    # rung 2 unfinished: its last part gone
+    store = AttemptStore(run)
+    last = store.part_files()[-1]
+    assert pq.read_table(last)["rung"][0].as_py() == 2
+    last.unlink()
+    before = _files(run)
     for args in ([str(run), "--ladder", LADDER], [str(run), "--ladder", LADDER + ",1M"]):
         r = CliRunner().invoke(escalate_cmd, [*args, "--workers", "1"])
         assert r.exit_code == 2, r.output
         assert "escalated with toolkit 0.0.1" in r.stderr and r.stderr.count("\n") == 1
-    assert files() == before
+    assert _files(run) == before
+
+
+def test_a_new_phase_may_follow_a_finished_one_of_another_version(one_worker, tmp_path):
+    """The study's phases are made by the versions that began them (the
+    sweep, rung 1 and the subsample of main-100k by three): a finished ladder
+    of an older version is followed by a subsample of this one, which records
+    its own version; that subsample, begun by another, is not resumed."""
+    run = copy(one_worker, tmp_path / "mixed")
+    _made_by(run, "0.0.1", "ladder")
+    sub = ["--subsample", "2", "--seed", "5", "--nodes", "300K", "--workers", "1"]
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--ladder", LADDER, *sub])
+    assert r.exit_code == 0, r.output
+    assert "subsample (300K nodes): 2/2 rows (2 new)" in r.stderr
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    assert spec["version"] == "0.0.1" and spec["subsample"]["version"] == __version__
+    made = AttemptStore(run).load()
+    assert set(made.loc[made["phase"] == "ladder", "version"]) == {"0.0.1"}
+    assert set(made.loc[made["phase"] == "subsample", "version"]) == {__version__}
+    # the report says which toolkit made each stage
+    table = pd.DataFrame(escalation_rows(load_run(run), made, "mixed"))
+    assert set(table.loc[table["stage"] == "rung 1", "version"]) == {"0.0.1"}
+    assert set(table.loc[table["stage"] == "subsample", "version"]) == {__version__}
+    # an unfinished subsample another version began: refused, nothing written
+    _made_by(run, "0.0.2", "subsample")
+    store = AttemptStore(run)
+    store.part_files()[-1].unlink()
+    before = _files(run)
+    r = CliRunner().invoke(escalate_cmd, [str(run), *sub])
+    assert r.exit_code == 2 and "escalated with toolkit 0.0.2 (its subsample" in r.stderr
+    assert _files(run) == before
+
+
+def test_a_sample_size_per_profile(pair, searched, tmp_path):
+    """``--subsample strict=3 --subsample hevagames=1``: each profile draws
+    its own number (seeded as with one size); a profile not named draws none;
+    a name that is not one of the run's profiles is one error line."""
+    run = copy(searched, tmp_path / "sizes")
+    hard = {
+        p: sorted(g.loc[g["result"] == "unknown", "deal"].astype(int))
+        for p, g in load_run(run).groupby("profile")
+    }
+    assert len(hard["strict"]) > 3 and len(hard["hevagames"]) > 1
+    base = [str(run), "--seed", "4", "--nodes", "20K", "--workers", "1"]
+    for sizes, words in (
+        (["strict=3", "cardgames=1"], "the run's profiles are strict, hevagames"),
+        (["strict=3", "strict:draw=3=2"], "given twice"),
+        (["3", "strict=2"], "not both"),
+        (["strict=x"], "cannot read a sample size"),
+        (["strict=0"], "must be positive"),
+    ):
+        before = _files(run)
+        args = [a for s in sizes for a in ("--subsample", s)]
+        r = CliRunner().invoke(escalate_cmd, [*base, *args])
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1 and words in r.stderr, r.output
+        assert _files(run) == before
+    r = CliRunner().invoke(
+        escalate_cmd, [*base, "--subsample", "strict:draw=3=3", "--subsample", "hevagames=1"]
+    )
+    assert r.exit_code == 0, r.output
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    assert spec["subsample"]["size"] == {"strict": 3, "hevagames": 1}
+    drawn = spec["subsample"]["deals"]
+    assert drawn["strict"] == draw_subsample(hard, 3, 4)["strict"]
+    assert drawn["hevagames"] == draw_subsample(hard, 1, 4)["hevagames"]
+    assert len(drawn["hevagames"]) == 1
+    only = draw_subsample(hard, {"strict": 2}, 4)
+    assert only == {"strict": draw_subsample(hard, 2, 4)["strict"], "hevagames": []}
+    # the same sizes resume; others are refused
+    r = CliRunner().invoke(
+        escalate_cmd, [*base, "--subsample", "strict=3", "--subsample", "hevagames=1"]
+    )
+    assert r.exit_code == 0 and "(0 new)" in r.stderr, r.output
+    r = CliRunner().invoke(escalate_cmd, [*base, "--subsample", "3"])
+    assert r.exit_code == 2 and "strict=3 hevagames=1" in r.stderr

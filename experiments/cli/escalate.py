@@ -29,18 +29,20 @@ from canfield.experiments.cli.pool import pool_options
 )
 @click.option(
     "--subsample",
-    type=int,
-    default=None,
+    multiple=True,
+    metavar="N|PROFILE=N",
     help="Then solve this many rows per profile, drawn at random from the rows still "
-    "unknown after the ladder (needs --seed and --nodes or --budget).",
+    "unknown after the ladder (needs --seed and --nodes or --budget). Repeat it as "
+    "PROFILE=N for a size per profile (--subsample strict=1720 --subsample "
+    "hevagames=100); a profile not named is not subsampled.",
 )
 @click.option(
     "--residue",
-    type=int,
-    default=None,
-    help="The third phase: solve this many rows per profile, drawn at random from the "
-    "finished subsample's rows still unknown (needs --seed and --nodes or --budget; "
-    "not together with --subsample).",
+    multiple=True,
+    metavar="N|PROFILE=N",
+    help="The third phase: solve this many rows per profile (or PROFILE=N, as for "
+    "--subsample), drawn at random from the finished subsample's rows still unknown "
+    "(needs --seed and --nodes or --budget; not together with --subsample).",
 )
 @click.option("--seed", type=int, default=None, help="Seed of the subsample's (or residue's) draw.")
 @click.option("--nodes", default=None, help="Node budget of the subsample (or residue), e.g. 50M.")
@@ -73,8 +75,8 @@ from canfield.experiments.cli.pool import pool_options
 def escalate_cmd(
     run: str,
     ladder: str | None,
-    subsample: int | None,
-    residue: int | None,
+    subsample: tuple[str, ...],
+    residue: tuple[str, ...],
     seed: int | None,
     nodes: str | None,
     budget: str | None,
@@ -97,17 +99,20 @@ def escalate_cmd(
     """
     # the solver's modules load numba: only once the command runs
     from canfield.experiments.sweep.escalation import run_escalation
+    from canfield.experiments.sweep.escalation_spec import parse_sizes
 
     for option, size in (("--subsample", subsample), ("--residue", residue)):
-        if size is not None and seed is None:
+        if size and seed is None:
             fail(f"{option} needs --seed (the draw must be reproducible)")
-    if subsample is None and residue is None and seed is not None:
+    if not subsample and not residue and seed is not None:
         fail("--seed is the seed of --subsample or --residue")
     with run_folder_errors(run, "solver failed, finished attempts are kept"):
+        sub_sizes = parse_sizes(subsample) if subsample else None
+        res_sizes = parse_sizes(residue) if residue else None
         summary = run_escalation(
             run,
             ladder=ladder,
-            subsample=None if subsample is None else (subsample, seed),
+            subsample=None if sub_sizes is None else (sub_sizes, seed),
             sub_nodes=nodes,
             sub_budget=budget,
             memory=memory,
@@ -116,7 +121,7 @@ def escalate_cmd(
             batch_size=batch_size,
             progress=not no_progress,
             say=lambda note: click.echo(note, err=True),
-            residue=None if residue is None else (residue, seed),
+            residue=None if res_sizes is None else (res_sizes, seed),
             settle=settle,
         )
     for stage in summary.stages:

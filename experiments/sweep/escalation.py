@@ -3,8 +3,9 @@
 ``canfield escalate RUN --ladder 1M,20M`` solves every row the sweep left
 unknown at 1M nodes (rung 1), then every row still unknown at 20M (rung 2);
 ``--subsample N --seed S --nodes 50M`` then solves a seeded simple random
-subsample of N of the rows still unknown after the whole ladder, per profile,
-with one big budget: the second phase of the estimator of
+subsample of N of the rows still unknown after the whole ladder, per profile
+(or ``--subsample strict=1720 --subsample hevagames=100``: a size per
+profile), with one big budget: the second phase of the estimator of
 :mod:`canfield.experiments.estimate`. ``--residue L --seed S --nodes 200M``
 then solves a seeded sample of L of the subsample's rows still unknown (its
 residue), per profile, with a much bigger budget: the third phase.
@@ -30,6 +31,12 @@ later rung would change it, and is refused.
 Node budgets make every attempt, hence every loaded row, the same on any
 machine and any number of workers; a time rung (``10s``) is allowed but is not
 reproducible.
+
+Each phase (the ladder, the subsample, the residue sample) gets its attempts
+from one toolkit version, the one that began it (recorded in
+``escalate.json``): a resume or a new rung under another version is refused,
+while a phase not begun yet may be begun by a newer one, which it records (as
+the sweep records its own).
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ from canfield.experiments.sweep.attempts import AttemptStore
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_settle import settle_rows
 from canfield.experiments.sweep.escalation_spec import (
+    ESCALATE_JSON,
     Budget,
     EscalationSpec,
     Subsample,
@@ -122,7 +130,7 @@ class EscalationSummary:
 def run_escalation(
     run: str | os.PathLike,
     ladder: str | None = None,
-    subsample: tuple[int, int] | None = None,
+    subsample: tuple[int | dict[str, int], int] | None = None,
     sub_nodes: str | None = None,
     sub_budget: str | None = None,
     memory: str | None = None,
@@ -144,8 +152,9 @@ def run_escalation(
         A finished sweep's run folder (solver rows).
     ladder : str, optional
         Rungs, e.g. ``'1M,20M'`` (node budgets, K/M suffixes) or ``'10s'``.
-    subsample : (int, int), optional
-        Rows per profile and seed of the second phase.
+    subsample : (int or dict, int), optional
+        Rows per profile (one number, or ``{profile: rows}``: a profile not
+        named draws none) and seed of the second phase.
     sub_nodes, sub_budget : str, optional
         The budget of the subsample (or of the residue sample): nodes
         (``'50M'``) or a time (``'120s'``), one of them.
@@ -154,8 +163,8 @@ def run_escalation(
         solver's default, or what ``escalate.json`` recorded).
     workers, scheduler, batch_size, progress, say
         As for :func:`.runner.run_sweep`.
-    residue : (int, int), optional
-        Rows per profile and seed of the third phase, drawn from the finished
+    residue : (int or dict, int), optional
+        Rows per profile (as ``subsample``) and seed of the third phase, drawn from the finished
         subsample's rows still unknown; not together with ``subsample``.
     settle : bool
         Settle rows from related profiles' rows from the first rung not yet
@@ -206,6 +215,7 @@ def run_escalation(
     res = _subsample_arg(residue, sub_nodes, sub_budget, memory_bytes, old_res, "--residue")
     if not rungs and sub is None and res is None:
         raise SweepError("nothing to do: give --ladder, --subsample or --residue")
+    sub, res = (_named_sizes(s, sweep.profiles) for s in (sub, res))
     sweep_budget = Budget(sweep.budget_nodes, sweep.budget_seconds, sweep.memory)
     spec = merged_spec(stored, rungs, sub, sweep_budget, res)
     rows = folder.load()
@@ -238,8 +248,36 @@ def run_escalation(
             client.close()
 
 
+def _named_sizes(sample: Subsample | None, profiles: Sequence[str]) -> Subsample | None:
+    """``sample`` with each named size keyed by the run's own name of its
+    profile (``strict`` and ``strict:draw=3`` name one profile).
+
+    Raises
+    ------
+    SweepError
+        If a name is not a profile, or not one of the run's.
+    """
+    if sample is None or isinstance(sample.size, int):
+        return sample
+    canonical = {parse_profile(p).canonical(): p for p in profiles}
+    sizes = {}
+    for name, size in sample.size.items():
+        try:
+            ours = canonical.get(parse_profile(name).canonical())
+        except ValueError as exc:
+            raise SweepError(f"sample size for {name!r}: {exc}") from None
+        if ours is None:
+            raise SweepError(
+                f"sample size for {name!r}: the run's profiles are {', '.join(profiles)}"
+            )
+        if ours in sizes:
+            raise SweepError(f"the sample size of {ours!r} is given twice")
+        sizes[ours] = size
+    return replace(sample, size=sizes)
+
+
 def _subsample_arg(
-    subsample: tuple[int, int] | None,
+    subsample: tuple[int | dict[str, int], int] | None,
     sub_nodes: str | None,
     sub_budget: str | None,
     memory: int | None,
@@ -250,7 +288,8 @@ def _subsample_arg(
     if subsample is None:
         return None
     size, seed = subsample
-    if size <= 0:
+    sizes = size.values() if isinstance(size, dict) else (size,)
+    if not sizes or min(sizes) <= 0:
         raise SweepError(f"{option} must be positive, got {size}")
     if seed < 0:
         raise SweepError(f"--seed must be 0 or more, got {seed}")
@@ -289,8 +328,7 @@ def _run(
         for path in summary.set_aside:
             say(f"note: set aside the torn attempts part {path}; its attempts are made again")
     attempts = store.load()
-    for version in sorted(set(attempts["version"].astype(str))) if len(attempts) else ():
-        check_same_version(version, "its attempts")
+    _check_versions(spec, rows, attempts)
     if spec.residue is not None and spec.residue.deals is None:
         _check_subsample_finished(spec, attempts)
     if settle and spec.settle_from is None:
@@ -366,7 +404,8 @@ def _run(
         for k, rung in enumerate(spec.ladder, start=1):
             unknown = _unknown_after(rows, attempts, k - 1)
             settling = spec.settle_from is not None and k >= spec.settle_from
-            stage(f"escalate rung {k} ({rung.text()})", "ladder", k, rung, unknown, settling)
+            label = f"escalate rung {k} ({rung.text()})"
+            stage(label, "ladder", k, rung, unknown, settling)
         sub = spec.subsample
         if sub is not None:
             if sub.deals is None:
@@ -374,9 +413,8 @@ def _run(
                 sub = replace(sub, deals=draw_subsample(hard, sub.size, sub.seed))
                 spec = replace(spec, subsample=sub)
                 write_escalation(folder.path, spec)
-            stage(
-                f"escalate subsample ({sub.budget.text()})", "subsample", 0, sub.budget, sub.deals
-            )
+            label = f"escalate subsample ({sub.budget.text()})"
+            stage(label, "subsample", 0, sub.budget, sub.deals)
         res = spec.residue
         if res is not None:
             if res.deals is None:
@@ -410,6 +448,42 @@ def _unknown_after(rows: pd.DataFrame, attempts: pd.DataFrame, rungs: int) -> di
         if (deal, prof) not in solved:
             out.setdefault(prof, []).append(deal)
     return {p: sorted(d) for p, d in out.items()}
+
+
+def _check_versions(spec: EscalationSpec, rows: pd.DataFrame, attempts: pd.DataFrame) -> None:
+    """Refuse, before anything is written, to add attempts to a phase that
+    another toolkit version began (``escalate.json``) or whose attempts
+    another version made: a finished phase may be followed by a new one
+    under a newer version, an unfinished one is resumed by its own.
+
+    Raises
+    ------
+    SweepError
+        Naming the phase and the version that must resume it.
+    """
+
+    def check(label: str, phase: str, version: str, todo: dict[str, list[int]], rung: int = 0):
+        made = attempts[(attempts["phase"] == phase) & (attempts["rung"] == rung)]
+        done = set(zip(made["deal"].astype("int64").tolist(), made["profile"], strict=True))
+        if not any((d, p) not in done for p, deals in todo.items() for d in deals):
+            return
+        check_same_version(version, f"its {label}, in {ESCALATE_JSON}")
+        phase_rows = attempts[attempts["phase"] == phase]
+        for made_by in sorted(set(phase_rows["version"].astype(str))):
+            check_same_version(made_by, f"its {label}, in its attempts")
+
+    for k in range(1, len(spec.ladder) + 1):
+        check(f"rung {k}", "ladder", spec.version, _unknown_after(rows, attempts, k - 1), k)
+    for label, phase, sample in (
+        ("subsample", "subsample", spec.subsample),
+        ("residue sample", "residue", spec.residue),
+    ):
+        if sample is None:
+            continue
+        if sample.deals is None:
+            check_same_version(sample.version, f"its {label}, in {ESCALATE_JSON}")
+        else:
+            check(label, phase, sample.version, sample.deals)
 
 
 def _check_subsample_finished(spec: EscalationSpec, attempts: pd.DataFrame) -> None:
@@ -446,14 +520,19 @@ def _residue_of(attempts: pd.DataFrame) -> dict[str, list[int]]:
     return {p: sorted(d) for p, d in out.items()}
 
 
-def draw_subsample(hard: dict[str, list[int]], size: int, seed: int) -> dict[str, list[int]]:
+def draw_subsample(
+    hard: dict[str, list[int]], size: int | dict[str, int], seed: int
+) -> dict[str, list[int]]:
     """A simple random subsample of ``size`` deals (all when fewer) of each
     profile's ``hard`` deals: ``numpy.random.default_rng(seed).choice`` over the
-    deals in ascending order, a fresh generator per profile, returned sorted."""
+    deals in ascending order, a fresh generator per profile, returned sorted.
+    ``size`` may be one per profile (``{profile: size}``; a profile not named
+    draws none)."""
     out = {}
     for prof, deals in hard.items():
         ordered = np.array(sorted(deals), dtype=np.int64)
-        take = min(size, len(ordered))
+        want = size if isinstance(size, int) else size.get(prof, 0)
+        take = min(want, len(ordered))
         picked = np.random.default_rng(seed).choice(len(ordered), size=take, replace=False)
         out[prof] = sorted(int(d) for d in ordered[picked])
     return out

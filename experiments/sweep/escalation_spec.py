@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from canfield.engine.version import __version__
@@ -26,6 +26,7 @@ __all__ = [
     "merged_spec",
     "parse_ladder",
     "parse_nodes",
+    "parse_sizes",
     "read_escalation",
     "write_escalation",
 ]
@@ -112,22 +113,81 @@ def check_rising(rungs: list[Budget], before: Budget | None = None) -> None:
         previous = rung
 
 
+def parse_sizes(texts: tuple[str, ...] | list[str]) -> int | dict[str, int]:
+    """The sizes of ``--subsample`` or ``--residue``: one number for every
+    profile (``['200']``), or one per profile (``['strict=1720',
+    'hevagames=100']``; split at the last ``=``, so a profile string with
+    options of its own reads too: ``storehouse:passes=2=50``).
+
+    Raises
+    ------
+    SweepError
+        If a size is not a positive whole number, a profile is named twice, or
+        one number is mixed with named ones.
+    """
+    sizes: dict[str, int] = {}
+    plain: list[int] = []
+    for text in texts:
+        name, _, number = text.rpartition("=")
+        try:
+            size = int(number)
+        except ValueError:
+            raise SweepError(
+                f"cannot read a sample size from {text!r} (write 200, or PROFILE=200)"
+            ) from None
+        if size <= 0:
+            raise SweepError(f"a sample size must be positive, got {text!r}")
+        if not name:
+            plain.append(size)
+        elif name.strip() in sizes:
+            raise SweepError(f"the sample size of {name.strip()!r} is given twice")
+        else:
+            sizes[name.strip()] = size
+    if plain and (sizes or len(plain) > 1):
+        raise SweepError(
+            "give one sample size for every profile (200) or one per profile "
+            "(strict=200 hevagames=50), not both"
+        )
+    return plain[0] if plain else sizes
+
+
 @dataclass(frozen=True)
 class Subsample:
-    """The second phase: ``size`` rows per profile drawn with ``seed`` from the
-    rows unknown after the ladder, solved with ``budget``; ``deals`` once drawn.
-    The third phase (the residue sample) is one too, drawn from the subsample's
-    rows still unknown after its solve."""
+    """The second phase: ``size`` rows per profile (one number for all, or
+    one per profile; a profile not named draws none) drawn with ``seed`` from
+    the rows unknown after the ladder, solved with ``budget``; ``deals`` once
+    drawn. The third phase (the residue sample) is one too, drawn from the
+    subsample's rows still unknown after its solve. ``version`` is the
+    toolkit that began the phase: only it adds attempts to it."""
 
-    size: int
+    size: int | dict[str, int]
     seed: int
     budget: Budget
     deals: dict[str, list[int]] | None = None
+    version: str = __version__
+
+    def size_for(self, profile: str) -> int:
+        """Rows to draw for ``profile``."""
+        if isinstance(self.size, int):
+            return self.size
+        return self.size.get(profile, 0)
+
+    def size_text(self) -> str:
+        """``'200'`` or ``'strict=1720 hevagames=100'``."""
+        if isinstance(self.size, int):
+            return str(self.size)
+        return " ".join(f"{p}={n}" for p, n in self.size.items())
+
+    def same_draw(self, other: Subsample) -> bool:
+        """Whether ``other`` asks for the draw this one recorded (size, seed, budget)."""
+        return (self.size, self.seed, self.budget) == (other.size, other.seed, other.budget)
 
 
 @dataclass(frozen=True)
 class EscalationSpec:
-    """What ``escalate.json`` records (see the module doc)."""
+    """What ``escalate.json`` records (see the module doc). ``version`` is the
+    toolkit that began the ladder; the subsample and the residue sample record
+    their own."""
 
     ladder: tuple[Budget, ...] = ()
     subsample: Subsample | None = None
@@ -144,24 +204,28 @@ class EscalationSpec:
     @classmethod
     def from_json(cls, fields: dict) -> EscalationSpec:
         # files written before the residue and settling existed lack their keys
+        # a sample recorded before samples kept their own version is the ladder's
         settle = fields.get("settle_from")
+        version = str(fields.get("version", __version__))
         return cls(
             ladder=tuple(Budget(**r) for r in fields["ladder"]),
-            subsample=_sample_from_json(fields.get("subsample")),
-            version=str(fields.get("version", __version__)),
-            residue=_sample_from_json(fields.get("residue")),
+            subsample=_sample_from_json(fields.get("subsample"), version),
+            version=version,
+            residue=_sample_from_json(fields.get("residue"), version),
             settle_from=None if settle is None else int(settle),
         )
 
 
-def _sample_from_json(sub: dict | None) -> Subsample | None:
+def _sample_from_json(sub: dict | None, version: str) -> Subsample | None:
     if sub is None:
         return None
+    size = sub["size"]
     return Subsample(
-        int(sub["size"]),
+        {str(p): int(n) for p, n in size.items()} if isinstance(size, dict) else int(size),
         int(sub["seed"]),
         Budget(**sub["budget"]),
         None if sub.get("deals") is None else dict(sub["deals"]),
+        str(sub.get("version", version)),
     )
 
 
@@ -200,12 +264,12 @@ def merged_spec(
     Raises
     ------
     SweepError
-        If the command contradicts what ``escalate.json`` recorded: another
-        toolkit version, other rungs, rungs added after a subsample was drawn, another subsample or
-        residue sample, a residue sample without a subsample.
+        If the command contradicts what ``escalate.json`` recorded: other
+        rungs, rungs added to a ladder another toolkit version began, rungs
+        added after a subsample was drawn, another subsample or residue
+        sample, a residue sample without a subsample.
     """
     before = stored or EscalationSpec()
-    check_same_version(before.version, f"its {ESCALATE_JSON}")
     old = list(before.ladder)
     if ladder:
         shared = ladder[: len(old)]
@@ -215,6 +279,8 @@ def merged_spec(
                 f"{','.join(_rung_word(r) for r in old)} and may only add rungs after it"
             )
     new_rungs = ladder[len(old) :]
+    if new_rungs and old:
+        check_same_version(before.version, f"the ladder of its {ESCALATE_JSON}")
     if new_rungs and before.subsample is not None:
         raise SweepError(
             "a subsample was drawn from the rows unknown after the recorded ladder; a new rung "
@@ -223,9 +289,9 @@ def merged_spec(
     check_rising(old + new_rungs, sweep_budget)
     sub = before.subsample
     if subsample is not None:
-        if sub is not None and replace(sub, deals=None) != subsample:
+        if sub is not None and not sub.same_draw(subsample):
             raise SweepError(
-                f"this run's subsample was made with size {sub.size}, seed {sub.seed} and "
+                f"this run's subsample was made with size {sub.size_text()}, seed {sub.seed} and "
                 f"{sub.budget.text()}: repeat those to resume"
             )
         sub = sub or subsample
@@ -236,21 +302,32 @@ def merged_spec(
                 "--residue samples the subsample's rows still unknown: there is no subsample "
                 "yet (draw and solve one with --subsample first)"
             )
-        if res is not None and replace(res, deals=None) != residue:
+        if res is not None and not res.same_draw(residue):
             raise SweepError(
-                f"this run's residue sample was made with size {res.size}, seed {res.seed} and "
+                f"this run's residue sample was made with size {res.size_text()}, seed "
+                f"{res.seed} and "
                 f"{res.budget.text()}: repeat those to resume"
             )
         res = res or residue
-    return EscalationSpec(tuple(old + new_rungs), sub, residue=res, settle_from=before.settle_from)
+    # a fresh escalation is this version's; a recorded one keeps its ladder's
+    version = before.version if stored is not None and (old or sub) else __version__
+    return EscalationSpec(
+        tuple(old + new_rungs),
+        sub,
+        version=version,
+        residue=res,
+        settle_from=before.settle_from,
+    )
 
 
 def check_same_version(version: str, where: str) -> None:
-    """Refuse to add attempts to an escalation another toolkit version made.
+    """Refuse to add attempts to a phase another toolkit version began.
 
-    A rung, subsample or residue sample is one experiment: its rows must come
-    from one solver, or a resumed study would mix two searches without saying
-    so (every row carries its version, but a finished phase is read as one).
+    A ladder, subsample or residue sample is one experiment: its rows must
+    come from one solver, or a resumed study would mix two searches without
+    saying so (every row carries its version, but a finished phase is read
+    as one). A phase not yet begun may be begun by any version: it records
+    its own, as the sweep and each phase of the study do.
 
     Raises
     ------
@@ -260,8 +337,8 @@ def check_same_version(version: str, where: str) -> None:
     if version != __version__:
         raise SweepError(
             f"this run was escalated with toolkit {version} ({where}); this is {__version__}: "
-            f"resume it with {version}, or escalate a copy of the sweep's run folder without "
-            f"its attempts/ and {ESCALATE_JSON}"
+            f"resume or extend that phase with {version}, or escalate a copy of the sweep's "
+            f"run folder without its attempts/ and {ESCALATE_JSON}"
         )
 
 
