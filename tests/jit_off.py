@@ -19,7 +19,8 @@ in seconds:
   (``solver/dfs_run.py``) and the layered one end to end.
 * ``tests/test_double.py``'s brute-force and P1 comparisons and its beam probe:
   the two-pack search on small positions;
-* ``tests/test_rainbow.py`` but its whole-deal comparisons: rules R1 and W1.
+* ``tests/test_rainbow.py`` but its whole-deal comparisons: rules R1 and W1;
+* ``tests/test_evict.py``'s table test: eviction from a full table.
 
 Left out, because each takes from seconds to many minutes as Python and adds
 hardly a line: whole-deal solves, deep games, brute force on tangled or
@@ -59,6 +60,7 @@ NOJIT_TESTS = [
     "tests/test_layers.py",
     "tests/test_double.py",
     "tests/test_rainbow.py",
+    "tests/test_evict.py",
 ]
 # Left out (each takes from several seconds to many minutes as Python, and
 # adds no line the rest misses): deep games, brute force on tangled positions
@@ -79,6 +81,7 @@ NOJIT_SELECT = " or ".join(
         "(test_double and (brute_force_over_the_reference or p1_on_and_off or p1_waits"
         " or beam_probe_wins))",
         "(test_rainbow and not agree_on_deals)",
+        "(test_evict and keeps_the_path)",
         "(test_layers and (refuse_worry or unknown_strategy or tiny_budget or state_from_key"
         " or (late_positions and (strict or superior) and not passes)))",
     ]
