@@ -64,9 +64,10 @@ def test_two_threads_split_a_loss_proof(profile, deal, banked):
     assert min(run.parts) >= 0.1 * one.nodes, run.parts
     # split, not duplicated (the table check below is exact): the orders
     # differ, so rule B1 cuts differently, more so when a busy machine lets
-    # the thread with the turned order do most of the work
+    # the thread with the turned order do most of the work (strict 43 took
+    # 0.80 of one core's positions on a loaded machine, 2026-12-01)
     helped = int(run.stats[ST_HELPED])
-    assert 0.8 * one.nodes <= sum(run.parts) <= 1.5 * one.nodes, (run.parts, one.nodes, helped)
+    assert 0.7 * one.nodes <= sum(run.parts) <= 1.5 * one.nodes, (run.parts, one.nodes, helped)
     # each expanded position was entered by the thread that expanded it, or
     # searched again by a helper; the root, entered once before the threads
     # started, counts in each thread (and in each helper's restart)
