@@ -24,6 +24,10 @@ exceed the rows there are: ``m`` the hard deals ``w N``, ``l`` the residue
 ``r m``. The whole sizes are then the cheapest near that optimum: for each
 ``l``, the least ``m`` that meets the target.
 
+Once the subsample is solved, its size is spent and ``r`` and ``q`` are
+measured: ``--subsample M`` then plans the residue sample alone, the least
+``l`` that the variance left beside phase 2's term allows.
+
 ``python -m experiments.study_plan`` prints the plan for the figures given.
 """
 
@@ -88,8 +92,10 @@ def plan(
     q: float = 0.5,
     q3: float = 0.5,
     conf: float = 0.95,
+    m_fixed: int | None = None,
 ) -> Plan:
-    """The cheapest ``(m, l)`` whose half-width is at most ``target``.
+    """The cheapest ``(m, l)`` whose half-width is at most ``target``; with
+    ``m_fixed`` (a subsample already solved) the least ``l`` beside it.
 
     Raises
     ------
@@ -106,6 +112,8 @@ def plan(
         return Plan(0, 0, 0.0, half_width(p, n, 0.0, 0, 0.0, 0, conf=conf))
     a = w * w * q * (1 - q)
     b = w * w * r * r * q3 * (1 - q3)
+    if m_fixed is not None:
+        return _residue_plan(p, n, w, r, c2, c3, k, a, b, m_fixed, (q, q3, conf))
     if b == 0:
         m = math.ceil(a / k)
         if m > hard:
@@ -134,6 +142,31 @@ def plan(
     return Plan(m, l, c2 * m + c3 * l, width)
 
 
+def _residue_plan(
+    p: float,
+    n: int,
+    w: float,
+    r: float,
+    c2: float,
+    c3: float,
+    k: float,
+    a: float,
+    b: float,
+    m: int,
+    shares: tuple[float, float, float],
+) -> Plan:
+    """The least ``l`` beside a subsample of ``m`` already solved: phase 2's
+    term is spent, so the residue sample gets what variance is left."""
+    q, q3, conf = shares
+    rest = k - a / m
+    if rest <= 0:
+        raise ValueError(f"a subsample of {m} alone is wider than the target")
+    l = math.ceil(b / rest) if b > 0 else 0
+    if l > math.ceil(r * m):
+        raise ValueError("the whole residue is still too wide")
+    return Plan(m, l, c2 * m + c3 * l, half_width(p, n, w, m, r, l, q, q3, conf))
+
+
 @click.command()
 @click.option("--deals", "n", type=int, required=True, help="Deals in the range (N).")
 @click.option("--won", "p", type=float, required=True, help="Share won, a guess (p).")
@@ -142,10 +175,30 @@ def plan(
 @click.option("--c2", type=float, required=True, help="CPU seconds a subsample row.")
 @click.option("--c3", type=float, required=True, help="CPU seconds a residue row.")
 @click.option("--target", type=float, default=0.5, show_default=True, help="Half-width, points.")
-def main(n: int, p: float, w: float, r: float, c2: float, c3: float, target: float) -> None:
+@click.option(
+    "--subsample",
+    "m_fixed",
+    type=click.IntRange(min=1),
+    default=None,
+    help="A subsample of this size is already solved: plan the residue sample alone.",
+)
+@click.option("--q", type=float, default=0.5, show_default=True, help="Win share in the subsample.")
+@click.option("--q3", type=float, default=0.5, show_default=True, help="Win share in the residue.")
+def main(
+    n: int,
+    p: float,
+    w: float,
+    r: float,
+    c2: float,
+    c3: float,
+    target: float,
+    m_fixed: int | None,
+    q: float,
+    q3: float,
+) -> None:
     """Print the cheapest subsample and residue sizes for a target half-width."""
     try:
-        got = plan(p, n, w, r, c2, c3, target / 100)
+        got = plan(p, n, w, r, c2, c3, target / 100, q, q3, m_fixed=m_fixed)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(

@@ -67,3 +67,31 @@ def test_the_command_prints_the_plan_and_refuses_in_one_line():
     assert r.exit_code == 0 and "half-width 0.500 points" in r.output
     bad = CliRunner().invoke(main, [*args, "--c2", "6.7", "--c3", "120", "--target", "0.1"])
     assert bad.exit_code != 0 and "phase 1 alone" in bad.output
+
+
+def test_with_the_subsample_solved_the_residue_sample_is_the_least_that_meets_it():
+    # main-100k's strict after phase 2: m = 1,600 solved, 30% of it unknown,
+    # a win share of 0.2 among its decided rows
+    args = dict(p=0.72, n=100_000, w=0.117, r=0.30, c2=9.5, c3=180.0, target=0.005, q=0.2)
+    got = plan(**args, m_fixed=1600)
+    assert got.m == 1600 and got.half_width <= 0.005
+    assert half_width(0.72, 100_000, 0.117, 1600, 0.30, got.l - 1, q=0.2) > 0.005
+    assert got.cpu_seconds == pytest.approx(9.5 * 1600 + 180 * got.l)
+    # the worst-case share asks for more residue rows than the measured one
+    assert plan(**{**args, "q": 0.5}, m_fixed=1600).l > got.l
+    with pytest.raises(ValueError, match="subsample of 100 alone"):
+        plan(**args, m_fixed=100)
+    with pytest.raises(ValueError, match="whole residue"):
+        plan(**{**args, "r": 0.6}, m_fixed=800)
+
+
+def test_the_command_plans_the_residue_beside_a_solved_subsample():
+    args = ["--deals", "100000", "--won", "0.72", "--hard", "0.117", "--residue", "0.30"]
+    r = CliRunner().invoke(main, [*args, "--c2", "9.5", "--c3", "180", "--subsample", "1600"])
+    assert r.exit_code == 0 and r.output.startswith("m = 1600, l = 131:")
+    r = CliRunner().invoke(
+        main, [*args, "--c2", "9.5", "--c3", "180", "--subsample", "1600", "--q", "0.2"]
+    )
+    assert r.exit_code == 0 and r.output.startswith("m = 1600, l = 99:")
+    bad = CliRunner().invoke(main, [*args, "--c2", "9.5", "--c3", "180", "--subsample", "100"])
+    assert bad.exit_code != 0 and "alone is wider" in bad.output
