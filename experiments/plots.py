@@ -5,7 +5,11 @@
 - ``solve_time_cdf``: cumulative distribution of the solver's time to a
   verdict per profile (blind players' rows left out: their times are game
   lengths);
-- ``winrate_by_base``: win % by base rank per profile, with intervals.
+- ``winrate_by_base``: win % by base rank per profile, with intervals;
+- ``true_share``: per profile, the proven bounds (unknown counted lost ..
+  won), the won share of decided deals, and, where an escalation's subsample
+  makes one (``docs/statistics.md``), the estimated true share of all deals
+  with its 95% interval in both residual cases.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from matplotlib.figure import Figure
 from canfield.engine.cards import RANKS
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.report import by_base_table, summary_table
+from canfield.experiments.report_estimates import estimates_table
 
 FORMATS = ("png", "svg")
 
@@ -147,11 +152,64 @@ def plot_by_base(df: pd.DataFrame) -> Figure:
     return fig
 
 
+def plot_true_share(df: pd.DataFrame) -> Figure:
+    """Per profile: what is proven, what the decided deals say, and the estimate.
+
+    The grey bar runs from the proven won share (every unknown deal lost) to
+    the share with every unknown deal won; the open circle is the won share
+    of the decided deals (biased where the unknown deals differ); the black
+    line and dots are the estimated true share of all deals with residual
+    unknowns lost and won, the line their union of 95% intervals. Profiles
+    whose escalation has no finished subsample show the bounds alone.
+    """
+    s = summary_table(df)
+    est = estimates_table(df)
+    est = est.set_index("profile") if not est.empty else est
+    fig = Figure(figsize=(max(5.5, 1.5 * len(s) + 2), 4.8))
+    ax = fig.subplots()
+    x = np.arange(len(s))
+    lo, hi = s["win_pct_unknown_lost"].to_numpy(float), s["win_pct_unknown_won"].to_numpy(float)
+    ax.bar(x, hi - lo, bottom=lo, width=0.5, color="0.82", label="proven bounds")
+    ax.plot(x, s["win_pct"], "o", mfc="none", mec="tab:blue", label="won share of decided deals")
+    shown = False
+    for xi, label in zip(x, s["profile"], strict=True):
+        if est.empty or label not in est.index or np.isnan(est.at[label, "win_union_lo"]):
+            continue
+        e = est.loc[label]
+        ax.vlines(xi, e["win_union_lo"], e["win_union_hi"], color="black", lw=2.5)
+        cases = sorted({e["win_est_low"], e["win_est_high"]})
+        ax.plot([xi] * len(cases), cases, "k_", ms=14, mew=2.5)
+        text = f"{e['win_est_low']:.1f}" + (f"..{e['win_est_high']:.1f}" if len(cases) > 1 else "")
+        ax.annotate(
+            text,
+            (xi, e["win_union_hi"]),
+            xytext=(8, 0),
+            textcoords="offset points",
+            fontsize=8,
+            va="center",
+        )
+        shown = True
+    if shown:
+        ax.plot([], [], "k-", lw=2.5, label="estimated true share, 95% (both residual cases)")
+    span = np.concatenate([lo, hi])
+    span = span[np.isfinite(span)]
+    bottom = max(0.0, 5 * np.floor(span.min() / 5) - 5) if len(span) else 0.0
+    ax.set_ylim(bottom, 100)
+    ax.set_xticks(x, s["profile"], rotation=15, ha="right")
+    ax.set_ylabel("win % of all deals")
+    ax.set_xlabel("profile")
+    ax.set_title(f"Winnable share ({int(s['deals'].max()) if len(s) else 0} deals)")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
 PLOTS = {
     "winrate": plot_winrate,
     "banked": plot_banked,
     "solve_time_cdf": plot_time_cdf,
     "winrate_by_base": plot_by_base,
+    "true_share": plot_true_share,
 }
 
 

@@ -358,3 +358,38 @@ def test_a_settled_row_counts_decided_in_its_rung(run):
     esc = dict(rep.sections())["Escalation: rows attempted and decided per rung, seconds per row"]
     rung2 = esc.set_index("stage").loc["rung 2"]
     assert (rung2["rows attempted"], rung2["settled by a related row (solves saved)"]) == (0, 1)
+
+
+def test_the_true_share_plot_draws_bounds_decided_share_and_estimate(run, tmp_path):
+    from canfield.experiments.plots import plot_true_share
+
+    df = load_runs([run])
+    ax = plot_true_share(df).axes[0]
+    # the grey bar: 60% proven (unknown=lost) up to 70% (unknown=won)
+    (bar,) = ax.patches
+    assert (bar.get_y(), bar.get_y() + bar.get_height()) == pytest.approx((60.0, 70.0))
+    # the open circle: 12 won of 18 decided
+    circle = next(line for line in ax.lines if line.get_marker() == "o")
+    assert list(circle.get_ydata()) == pytest.approx([100 * 12 / 18])
+    # the estimate: the union of both residual cases' intervals, and both cases
+    decided = [1.0] * 10 + [0.0] * 4 + [1.0, 0.0]
+    low = by_hand(decided, 4, [1.0, 0.0, 0.0])
+    high = by_hand(decided, 4, [1.0, 0.0, 1.0])
+    (union,) = ax.collections
+    (seg,) = union.get_segments()
+    assert sorted(seg[:, 1]) == pytest.approx([100 * low[1], 100 * high[2]])
+    cases = next(line for line in ax.lines if line.get_marker() == "_")
+    assert sorted(cases.get_ydata()) == pytest.approx([100 * low[0], 100 * high[0]])
+
+
+def test_the_true_share_plot_of_an_unfinished_subsample_shows_bounds_only(run):
+    from canfield.experiments.plots import plot_true_share
+
+    store = AttemptStore(run)
+    store.part_files()[1].unlink()
+    store.write_part(
+        1, [attempt(d, r, b, 10**6, "subsample", 0, 1.0) for d, (r, b) in SUB.items() if d != 19]
+    )
+    ax = plot_true_share(load_runs([run])).axes[0]
+    assert len(ax.patches) == 1 and not ax.collections
+    assert not [line for line in ax.lines if line.get_marker() == "_"]
