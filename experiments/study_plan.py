@@ -113,7 +113,16 @@ def plan(
     a = w * w * q * (1 - q)
     b = w * w * r * r * q3 * (1 - q3)
     if m_fixed is not None:
-        return _residue_plan(p, n, w, r, c2, c3, k, a, b, m_fixed, (q, q3, conf))
+        # the subsample is solved: phase 2's term is spent, and the residue
+        # sample gets what variance is left
+        m = m_fixed
+        rest = k - a / m
+        if rest <= 0:
+            raise ValueError(f"a subsample of {m} alone is wider than the target")
+        l = math.ceil(b / rest) if b > 0 else 0
+        if l > math.ceil(r * m):
+            raise ValueError("the whole residue is still too wide")
+        return Plan(m, l, c2 * m + c3 * l, half_width(p, n, w, m, r, l, q, q3, conf))
     if b == 0:
         m = math.ceil(a / k)
         if m > hard:
@@ -140,31 +149,6 @@ def plan(
     _, m, l = best
     width = half_width(p, n, w, m, r, l, q, q3, conf)
     return Plan(m, l, c2 * m + c3 * l, width)
-
-
-def _residue_plan(
-    p: float,
-    n: int,
-    w: float,
-    r: float,
-    c2: float,
-    c3: float,
-    k: float,
-    a: float,
-    b: float,
-    m: int,
-    shares: tuple[float, float, float],
-) -> Plan:
-    """The least ``l`` beside a subsample of ``m`` already solved: phase 2's
-    term is spent, so the residue sample gets what variance is left."""
-    q, q3, conf = shares
-    rest = k - a / m
-    if rest <= 0:
-        raise ValueError(f"a subsample of {m} alone is wider than the target")
-    l = math.ceil(b / rest) if b > 0 else 0
-    if l > math.ceil(r * m):
-        raise ValueError("the whole residue is still too wide")
-    return Plan(m, l, c2 * m + c3 * l, half_width(p, n, w, m, r, l, q, q3, conf))
 
 
 @click.command()
