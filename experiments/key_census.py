@@ -1,0 +1,138 @@
+"""What the positions of a hard search differ in: a census of a table's keys.
+
+The depth-first search stores every position it enters as a compact bit
+string (``solver/table.py``): the waste pointer, then each column of the
+canonical key (its length, its bottom card, one suit choice a card above it
+under ``build=alt``), then the header (foundation counts and reserve count in
+20 bits, then the redeals and the played-stock mask). This census runs the
+search of one deal for a number of positions and counts, over the stored
+strings:
+
+* ``distinct``: the positions (each stored once);
+* ``without_pointer``: the positions with the waste pointer forgotten
+  (how many entries E1 and E2 leave per key);
+* ``twin_merged``: the positions with every column card read as a
+  (rank, colour) token, suits forgotten: what a search that could not tell
+  the two suits of a colour apart on the tableau would store at least (the
+  stock, reserve and foundations kept);
+* ``column_sets``: the distinct sets of columns (cards and suits);
+* ``token_shapes``: the distinct sets of columns as tokens (length and
+  bottom rank and colour);
+* ``foundation_reserve``: the distinct foundation counts and reserve counts.
+
+Run: ``python -m experiments.key_census --deal 35 --nodes 1000000``.
+``docs/findings.md`` ("What the positions of a hard strict search differ
+in") has the figures for the hard strict deals.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import click
+import numpy as np
+
+from canfield.engine import core
+from canfield.engine.position import Position
+from canfield.solver.dfs_run import DfsRun, Path
+from canfield.solver.pruning import prune_mask
+from canfield.solver.table import PTR_FIELD
+
+#: Bits of the header's foundation counts and reserve count.
+FR_BITS = 20
+#: Suits whose cards are red (suit order C D H S).
+RED = (1, 2)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One stored position, read back from its bit string."""
+
+    pointer: int
+    #: per column, in the key's sorted order: (length, bottom card, choices)
+    columns: tuple[tuple[int, int, int], ...]
+    header: int
+
+    @property
+    def foundation_reserve(self) -> int:
+        return self.header & ((1 << FR_BITS) - 1)
+
+    def tokens(self) -> tuple[tuple[int, int, bool], ...]:
+        """The columns as (length, bottom rank, bottom red), sorted: under
+        alternating colours a column's tokens follow from its bottom."""
+        out = []
+        for n, bottom, _ in self.columns:
+            suit, rank = divmod(bottom, 13)
+            out.append((n, rank, suit in RED) if n else (0, 0, False))
+        return tuple(sorted(out))
+
+
+def read_slot(row: np.ndarray, kb: int) -> Slot:
+    """The fields of a slot's words (``kb`` suit-choice bits a card above a
+    column's bottom); the layout is ``solver.table.pack_key``'s."""
+    v = int.from_bytes(np.asarray(row, dtype="<u4").tobytes(), "little")
+    pointer = (v & ((1 << PTR_FIELD) - 1)) - 1  # the field holds it plus one: 0 is empty
+    pos = PTR_FIELD
+    columns = []
+    for _ in range(core.N_COLS):
+        n = (v >> pos) & 63
+        pos += 6
+        if n == 0:
+            columns.append((0, 0, 0))
+            continue
+        bottom = (v >> pos) & 63
+        pos += 6
+        width = (n - 1) * kb
+        columns.append((n, bottom, (v >> pos) & ((1 << width) - 1)))
+        pos += width
+    return Slot(pointer, tuple(columns), v >> pos)
+
+
+def census(position: Position, nodes: int, memory: int = 1 << 30) -> dict[str, float]:
+    """Search ``position`` (every pruning rule on, no probes) for ``nodes``
+    positions and count the stored strings (see the module doc)."""
+    if int(position.game.rules[core.R_BUILD]) != core.BUILD_ALT:
+        raise ValueError("the census reads alternating-colour columns only")
+    run = DfsRun(position, Path(), prune_mask(True), memory)
+    started = time.perf_counter()
+    run.advance(started, float("inf"), nodes, memory)
+    seconds = time.perf_counter() - started
+    rows = run.table[run.table[:, 0] != 0]
+    slots = [read_slot(r, 1) for r in rows]
+    return {
+        "searched": int(run.stats[0]),
+        "seconds": seconds,
+        "result": run.finish().result,
+        "distinct": len({(s.pointer, s.columns, s.header) for s in slots}),
+        "without_pointer": len({(s.columns, s.header) for s in slots}),
+        "twin_merged": len({(s.pointer, s.tokens(), s.header) for s in slots}),
+        "column_sets": len({tuple(sorted(s.columns)) for s in slots}),
+        "token_shapes": len({s.tokens() for s in slots}),
+        "foundation_reserve": len({s.foundation_reserve for s in slots}),
+    }
+
+
+@click.command()
+@click.option("--deal", "deals", type=int, multiple=True, default=(35, 6, 110), show_default=True)
+@click.option("--profile", default="strict", show_default=True)
+@click.option("--nodes", type=int, default=1_000_000, show_default=True)
+def main(deals: tuple[int, ...], profile: str, nodes: int) -> None:
+    """Print the census of each deal's search."""
+    for deal in deals:
+        c = census(Position.from_deal(deal, profile), nodes)
+        ratios = (
+            f"{c['distinct'] / c['without_pointer']:.2f}",
+            f"{c['distinct'] / c['twin_merged']:.2f}",
+        )
+        click.echo(
+            f"{profile} {deal}: {c['searched']:,} positions ({c['result']}, {c['seconds']:.1f} s), "
+            f"{c['distinct']:,} stored; without the pointer {c['without_pointer']:,} "
+            f"(x{ratios[0]}); twin-merged {c['twin_merged']:,} (x{ratios[1]}); "
+            f"{c['column_sets']:,} column sets, {c['token_shapes']:,} token shapes, "
+            f"{c['foundation_reserve']} foundation/reserve states"
+        )
+
+
+if __name__ == "__main__":
+    main()
