@@ -14,8 +14,8 @@ escalation
     Per run, profile and stage (the sweep, each rung, the subsample, the
     residue sample): rows searched, rows decided there by the search, rows
     settled from a related profile's row without a search (solves saved), seconds
-    per searched row (median, p95, mean): CPU seconds of the attempts, solve
-    (wall) seconds of the sweep.
+    per searched row (median, p95, mean) and hours in all: CPU seconds of the
+    attempts, solve (wall) seconds of the sweep.
 """
 
 from __future__ import annotations
@@ -227,6 +227,7 @@ def _stage_row(run, prof, stage, nodes, results, seconds, budget_seconds=None) -
         "seconds_median": float(np.median(secs)) if len(secs) else math.nan,
         "seconds_p95": float(np.percentile(secs, 95)) if len(secs) else math.nan,
         "seconds_mean": float(secs.mean()) if len(secs) else math.nan,
+        "seconds_total": float(secs.sum()),
         "seconds_kind": "wall (solve)" if stage == "sweep" else "CPU",
     }
 
@@ -249,6 +250,7 @@ def escalation_display(t: pd.DataFrame) -> pd.DataFrame:
             "s/row median": [_fmt(x, 3) for x in t["seconds_median"]],
             "s/row p95": [_fmt(x, 3) for x in t["seconds_p95"]],
             "s/row mean": [_fmt(x, 3) for x in t["seconds_mean"]],
+            "hours in all": [_fmt(x / 3600, 3) for x in t["seconds_total"]],
             "seconds": t["seconds_kind"],
             "toolkit": t["version"] if "version" in t else "-",
         }

@@ -181,6 +181,7 @@ def test_display_labels_each_figure(run):
     )
     assert esc.loc["rung 1", "s/row median"] == "2.500"  # of 0.5, 1, 2, 3, 4, 6
     assert esc.loc["rung 1", "s/row mean"] == f"{16.5 / 6:.3f}"
+    assert esc.loc["subsample", "hours in all"] == f"{(20 + 30 + 60) / 3600:.3f}"  # 10x CPU
     assert esc.loc["subsample", "rows attempted"] == 3 and esc.loc["subsample", "budget"] == (
         "1M nodes"
     )
