@@ -116,11 +116,14 @@ def census(position: Position, nodes: int, memory: int = 1 << 30) -> dict[str, f
 @click.command()
 @click.option("--deal", "deals", type=int, multiple=True, default=(35, 6, 110), show_default=True)
 @click.option("--profile", default="strict", show_default=True)
-@click.option("--nodes", type=int, default=1_000_000, show_default=True)
+@click.option("--nodes", type=click.IntRange(min=1), default=1_000_000, show_default=True)
 def main(deals: tuple[int, ...], profile: str, nodes: int) -> None:
     """Print the census of each deal's search."""
     for deal in deals:
-        c = census(Position.from_deal(deal, profile), nodes)
+        try:
+            c = census(Position.from_deal(deal, profile), nodes)
+        except ValueError as exc:  # an unknown profile, or one without alternating colours
+            raise click.ClickException(str(exc)) from None
         ratios = (
             f"{c['distinct'] / c['without_pointer']:.2f}",
             f"{c['distinct'] / c['twin_merged']:.2f}",

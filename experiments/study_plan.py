@@ -40,6 +40,10 @@ import click
 
 from canfield.experiments.stats import normal_quantile
 
+#: A share (0 to 1) and a positive number on the command line.
+SHARE = click.FloatRange(0.0, 1.0)
+POSITIVE = click.FloatRange(min=0.0, min_open=True)
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -152,13 +156,15 @@ def plan(
 
 
 @click.command()
-@click.option("--deals", "n", type=int, required=True, help="Deals in the range (N).")
-@click.option("--won", "p", type=float, required=True, help="Share won, a guess (p).")
-@click.option("--hard", "w", type=float, required=True, help="Share unknown after the ladder (w).")
-@click.option("--residue", "r", type=float, required=True, help="Share of the subsample left (r).")
-@click.option("--c2", type=float, required=True, help="CPU seconds a subsample row.")
-@click.option("--c3", type=float, required=True, help="CPU seconds a residue row.")
-@click.option("--target", type=float, default=0.5, show_default=True, help="Half-width, points.")
+@click.option(
+    "--deals", "n", type=click.IntRange(min=1), required=True, help="Deals in the range (N)."
+)
+@click.option("--won", "p", type=SHARE, required=True, help="Share won, a guess (p).")
+@click.option("--hard", "w", type=SHARE, required=True, help="Share unknown after the ladder (w).")
+@click.option("--residue", "r", type=SHARE, required=True, help="Share of the subsample left (r).")
+@click.option("--c2", type=POSITIVE, required=True, help="CPU seconds a subsample row.")
+@click.option("--c3", type=POSITIVE, required=True, help="CPU seconds a residue row.")
+@click.option("--target", type=POSITIVE, default=0.5, show_default=True, help="Half-width, points.")
 @click.option(
     "--subsample",
     "m_fixed",
@@ -166,8 +172,8 @@ def plan(
     default=None,
     help="A subsample of this size is already solved: plan the residue sample alone.",
 )
-@click.option("--q", type=float, default=0.5, show_default=True, help="Win share in the subsample.")
-@click.option("--q3", type=float, default=0.5, show_default=True, help="Win share in the residue.")
+@click.option("--q", type=SHARE, default=0.5, show_default=True, help="Win share in the subsample.")
+@click.option("--q3", type=SHARE, default=0.5, show_default=True, help="Win share in the residue.")
 def main(
     n: int,
     p: float,

@@ -46,3 +46,10 @@ def test_the_command_prints_a_line_a_deal():
     r = CliRunner().invoke(main, ["--deal", "6", "--deal", "35", "--nodes", "2000"])
     assert r.exit_code == 0, r.output
     assert r.output.count("\n") == 2 and "strict 35: 2,000 positions" in r.output
+
+
+def test_a_profile_it_cannot_read_is_one_line():
+    for profile, said in (("rainbow", "alternating-colour"), ("bogus", "unknown profile")):
+        r = CliRunner().invoke(main, ["--deal", "3", "--profile", profile, "--nodes", "10"])
+        assert r.exit_code == 1 and said in r.output and "Traceback" not in r.output
+        assert r.output.count("\n") == 1

@@ -95,3 +95,21 @@ def test_the_command_plans_the_residue_beside_a_solved_subsample():
     assert r.exit_code == 0 and r.output.startswith("m = 1600, l = 99:")
     bad = CliRunner().invoke(main, [*args, "--c2", "9.5", "--c3", "180", "--subsample", "100"])
     assert bad.exit_code != 0 and "alone is wider" in bad.output
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [["--deals", "0"], ["--won", "1.7"], ["--hard", "-0.1"], ["--c3", "0"], ["--target", "-1"]],
+)
+def test_bad_figures_are_one_line_and_no_traceback(bad):
+    args = dict(
+        zip(
+            ["--deals", "--won", "--hard", "--residue", "--c2", "--c3"],
+            ["100000", "0.72", "0.117", "0.30", "9.5", "180"],
+            strict=True,
+        )
+    )
+    args[bad[0]] = bad[1]
+    r = CliRunner().invoke(main, [x for kv in args.items() for x in kv])
+    assert r.exit_code == 2  # click's usage error: one 'Error:' line
+    assert "Traceback" not in r.output and bad[0] in r.output
