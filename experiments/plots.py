@@ -179,7 +179,10 @@ def plot_true_share(df: pd.DataFrame) -> Figure:
         ax.vlines(xi, e["win_union_lo"], e["win_union_hi"], color="black", lw=2.5)
         cases = sorted({e["win_est_low"], e["win_est_high"]})
         ax.plot([xi] * len(cases), cases, "k_", ms=14, mew=2.5)
-        text = f"{e['win_est_low']:.1f}" + (f"..{e['win_est_high']:.1f}" if len(cases) > 1 else "")
+        low, high = f"{e['win_est_low']:.1f}", f"{e['win_est_high']:.1f}"
+        text = (low if low == high else f"{low}..{high}") + (
+            f" [{e['win_union_lo']:.1f}, {e['win_union_hi']:.1f}]"
+        )
         ax.annotate(
             text,
             (xi, e["win_union_hi"]),
@@ -198,7 +201,7 @@ def plot_true_share(df: pd.DataFrame) -> Figure:
     ax.set_xticks(x, s["profile"], rotation=15, ha="right")
     ax.set_ylabel("win % of all deals")
     ax.set_xlabel("profile")
-    ax.set_title(f"Winnable share ({int(s['deals'].max()) if len(s) else 0} deals)")
+    ax.set_title(f"Winnable share ({int(s['deals'].max()) if len(s) else 0:,} deals)")
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     return fig
