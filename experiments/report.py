@@ -71,6 +71,7 @@ from canfield.experiments.stats import (
 from canfield.experiments.sweep.attempts import AttemptStore, load_escalated
 from canfield.experiments.sweep.store import RunFolder, SweepError
 from canfield.experiments.text_tables import fit_to_width
+from canfield.experiments.text_tables import fmt_number as _fmt
 from canfield.experiments.view.decisions import DECISIONS_TITLE, decisions_section
 
 
@@ -432,10 +433,6 @@ def _pct(k: int, n: int) -> float:
 
 
 # --------------------------------------------------------------------------- display
-
-
-def _fmt(x: float, digits: int = 1) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
 def _ivals(t: pd.DataFrame, mid: str, lo: str, hi: str, digits: int = 1) -> list[str]:

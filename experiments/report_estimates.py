@@ -29,6 +29,7 @@ from canfield.engine.profiles import parse_profile
 from canfield.experiments.estimate import TwoPhase, mean_banked, win_share
 from canfield.experiments.sweep.attempts import RELATION_PREFIX
 from canfield.experiments.sweep.escalation_spec import nodes_text
+from canfield.experiments.text_tables import fmt_number as _fmt
 
 #: The report's section titles of the two estimate tables.
 ESTIMATE_TITLES = {
@@ -115,7 +116,7 @@ def estimates_display(t: pd.DataFrame, name: str) -> pd.DataFrame:
         for r, word in (("won", "proven won"), ("lost", "proven lost"), ("unknown", "unknown")):
             key = f"proven_{r}" if r != "unknown" else r
             out[f"{word} (% of all deals)"] = [
-                f"{k} ({p:.1f}%)" for k, p in zip(t[key], t[f"{r}_pct"], strict=True)
+                f"{k} ({_fmt(p, 1)}%)" for k, p in zip(t[key], t[f"{r}_pct"], strict=True)
             ]
         out["won share of decided deals %"] = [_fmt(x, 1) for x in t["won_share_of_decided_pct"]]
     worst, best = ("lost", "won") if pct else ("as banked", _every_card(t))
@@ -243,7 +244,7 @@ def escalation_display(t: pd.DataFrame) -> pd.DataFrame:
             "budget": t["budget"],
             "rows attempted": t["rows"],
             "decided here": [
-                f"{d} ({100 * d / r:.1f}%)" if r else "0"
+                f"{d} ({_fmt(100 * d / r, 1)}%)" if r else "0"
                 for d, r in zip(t["decided"], t["rows"], strict=True)
             ],
             "settled by a related row (solves saved)": t["settled"],
@@ -255,10 +256,6 @@ def escalation_display(t: pd.DataFrame) -> pd.DataFrame:
             "toolkit": t["version"] if "version" in t else "-",
         }
     )
-
-
-def _fmt(x: float, digits: int) -> str:
-    return "-" if x is None or math.isnan(x) else f"{x:.{digits}f}"
 
 
 __all__ = [

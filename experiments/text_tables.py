@@ -7,7 +7,36 @@ first column (the row's label), so every group can be read alone.
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
+
+# Figures are cleaned to this many decimals before they are rounded for
+# display, so one number reached by two float paths (100 * k / n, or
+# 100 * (k / n)) prints alike: 1017 / 2000 is 50.85 either way, never 50.8
+# in one table and 50.9 in the next.
+_CLEAN_DECIMALS = 9
+
+
+def fmt_number(x: float | None, digits: int = 1) -> str:
+    """``x`` with ``digits`` decimals, or ``-`` for a missing or NaN figure.
+
+    Parameters
+    ----------
+    x : float or None
+        The figure.
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    str
+        The figure rounded after cleaning float noise, so that equal figures
+        computed in different orders print the same.
+    """
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return f"{round(float(x), _CLEAN_DECIMALS):.{digits}f}"
 
 
 def _width(text: str) -> int:
