@@ -25,6 +25,7 @@ from canfield.engine.cards import RANKS
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.report import by_base_table, summary_table
 from canfield.experiments.report_estimates import estimates_table
+from canfield.experiments.text_tables import fmt_number
 
 FORMATS = ("png", "svg")
 
@@ -179,9 +180,9 @@ def plot_true_share(df: pd.DataFrame) -> Figure:
         ax.vlines(xi, e["win_union_lo"], e["win_union_hi"], color="black", lw=2.5)
         cases = sorted({e["win_est_low"], e["win_est_high"]})
         ax.plot([xi] * len(cases), cases, "k_", ms=14, mew=2.5)
-        low, high = f"{e['win_est_low']:.1f}", f"{e['win_est_high']:.1f}"
+        low, high = fmt_number(e["win_est_low"]), fmt_number(e["win_est_high"])
         text = (low if low == high else f"{low}..{high}") + (
-            f" [{e['win_union_lo']:.1f}, {e['win_union_hi']:.1f}]"
+            f" [{fmt_number(e['win_union_lo'])}, {fmt_number(e['win_union_hi'])}]"
         )
         ax.annotate(
             text,

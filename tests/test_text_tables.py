@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-import pytest
 
 from canfield.experiments.text_tables import fit_to_width, fmt_number
 
@@ -18,13 +17,15 @@ def test_a_tie_prints_alike_whichever_way_it_was_computed():
     assert fmt_number(a, 1) == fmt_number(b, 1) == "50.9"
 
 
-@pytest.mark.parametrize(
-    ("k", "n"),
-    [(k, n) for n in (7, 40, 200, 2000, 100_000) for k in range(0, n + 1, max(1, n // 97))],
-)
-def test_every_share_prints_alike_by_both_paths(k, n):
-    assert fmt_number(100 * k / n, 1) == fmt_number(100 * (k / n), 1)
-    assert fmt_number(100 * k / n, 2) == fmt_number(100 * (k / n), 2)
+def test_every_share_prints_alike_by_both_paths():
+    split = 0  # shares that plain formatting prints two ways
+    for n in (7, 40, 200, 2000, 100_000):
+        for k in range(n + 1):
+            a, b = 100 * k / n, 100 * (k / n)
+            split += f"{a:.1f}" != f"{b:.1f}" or f"{a:.2f}" != f"{b:.2f}"
+            assert fmt_number(a, 1) == fmt_number(b, 1), (k, n)
+            assert fmt_number(a, 2) == fmt_number(b, 2), (k, n)
+    assert split > 0  # the cases this guards against occur among these shares
 
 
 def test_missing_figures_print_a_dash():
