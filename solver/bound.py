@@ -119,7 +119,7 @@ def _link_frozen(ws, x, c, hx):
     return no_home
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def banked_bound(s, game, rules, ws):
     """Most cards ``s`` can ever have banked (rule B1); 52 when nothing is frozen.
 
@@ -195,7 +195,7 @@ def _banked_card(s, parent, game):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _decode(s, game, rules, ws):
     """Fill the per-position tables and claim every column's top link."""
     # Mirror (how a column word holds its cards, and what a move does to it;
@@ -239,7 +239,7 @@ def _decode(s, game, rules, ws):
     ws[W_EXPOSED] = ((1 << 52) - 1) & ~covered & ~banked
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _settle(ws):
     """Lower the claims to the greatest fixed point; count what can be banked."""
     # lower each claim until it holds, and go round again while any moved

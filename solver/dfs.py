@@ -108,12 +108,33 @@ def search(
     ``HELPING`` as well, a position another thread entered and has not
     finished is searched again (unless it is on this path).
     """
+    # the loop allocates nothing: its work arrays are made here
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS + 64, np.int64)
     key = key_buffer(table)
+    use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
+    return _search_loop(
+        game, rules, states, mstack, mbase, nmoves, imove, ubound, table, max_entries,
+        stats, best_path, slots, chunk, prune, width, buf, scratch, key, use_e2,
+        use_bound, builders, ws,
+    )  # fmt: skip
+
+
+# Compiled without numba's reference counting (``_nrt=False``): every array
+# view the loop makes (``states[d]``, a slice of ``mstack``) and every array
+# handed to a callee was an atomic increment and decrement of its owner's
+# count, about half of the search's time on these machines (docs/solver.md,
+# "Speed"). Nothing here allocates, and every array it touches is owned by
+# the caller, which outlives the call: the counts have nothing to protect.
+@njit(cache=True, nogil=True, _nrt=False)
+def _search_loop(
+    game, rules, states, mstack, mbase, nmoves, imove, ubound, table, max_entries,
+    stats, best_path, slots, chunk, prune, width, buf, scratch, key, use_e2,
+    use_bound, builders, ws,
+):  # fmt: skip
+    """The body of :func:`search`, given its work arrays."""
     max_depth = states.shape[0]
     room = mstack.shape[0]
-    use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
     use_r1 = (prune & R1_BURIED) != 0 and r1_applies(rules)
     shared = (prune & SHARED_TABLE) != 0
     helping = (prune & HELPING) != 0
@@ -137,7 +158,8 @@ def search(
         imove[d] += 1
         child = states[d + 1]
         stats[ST_CHILDREN] += 1
-        child[:] = states[d]
+        for i in range(child.shape[0]):
+            child[i] = states[d, i]
         # a column move that leaves its source non-empty is undone by the
         # reverse move, back to this position: the child need not make it
         back = -1
@@ -222,7 +244,8 @@ def search(
             # a thread of a shared search: this list turned, a share of it on
             for i in range(n):
                 scratch[i] = mstack[top + (i + r) % n]
-            mstack[top : top + n] = scratch[:n]
+            for i in range(n):
+                mstack[top + i] = scratch[i]
         nmoves[d] = n
         imove[d] = 0
     stats[ST_DEPTH] = d

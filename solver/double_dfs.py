@@ -94,6 +94,13 @@ def p1_home(s, x, game, rules):
 def gen_macros(s, game, rules, prune, out, buf, seen, stats):
     """Write the macro moves of ``s`` into ``out`` (foundation moves first);
     return how many, or -1 when ``out`` has no room."""
+    return _gen_macros(s, game, rules, prune, out, buf, seen, stats, s.copy())
+
+
+@njit(cache=True, _nrt=False)
+def _gen_macros(s, game, rules, prune, out, buf, seen, stats, t):
+    """:func:`gen_macros` with ``t``, a scratch position, given (so the
+    search loop allocates nothing)."""
     if prune & P1_HOME:
         for c in range(cd.N_COLS):
             x = cd.col_top(s, c, rules)
@@ -108,11 +115,13 @@ def gen_macros(s, game, rules, prune, out, buf, seen, stats):
     for i in range(n):
         out[i] = buf[i]
     # the stock walk: each waste pointer the first time draws and redeals reach it
-    seen[:] = False
+    for i in range(seen.shape[0]):
+        seen[i] = False
     seen[cd.waste_ptr(s)] = True
     space = cd.space_open(s, rules)
     unlimited = rules[R_PASSES] == 0
-    t = s.copy()
+    for i in range(s.shape[0]):
+        t[i] = s[i]
     while True:
         if not cd.stock_empty(t, game):
             cd.do_draw(t, game, rules)
@@ -196,7 +205,7 @@ def _hash(key):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_insert(keys, used, key):
     """Add ``key``; True when it was new. The table must have a free slot."""
     mask = keys.shape[0] - 1
@@ -211,7 +220,8 @@ def tt_insert(keys, used, key):
             return False
         i = (i + 1) & mask
     used[i] = True
-    keys[i] = key
+    for w in range(key.shape[0]):
+        keys[i, w] = key[w]
     return True
 
 
@@ -272,6 +282,19 @@ def run(
     (the driver grows the arrays and calls again) or TOO_MANY_MOVES.
     """
     key = np.empty(cd.KEY_WORDS, np.uint64)
+    t = np.empty_like(states[0])
+    return _run_loop(
+        states, moves, nmov, idx, keys, used, game, rules, prune, stats, best, node_limit,
+        buf, seen, width, key, t,
+    )  # fmt: skip
+
+
+# compiled without numba's reference counting, as solver/dfs.py's loop is
+@njit(cache=True, _nrt=False)
+def _run_loop(
+    states, moves, nmov, idx, keys, used, game, rules, prune, stats, best, node_limit, buf,
+    seen, width, key, t,
+):  # fmt: skip
     depth = stats[ST_DEPTH]
     max_load = keys.shape[0] * 85 // 100
     while depth >= 0:
@@ -290,7 +313,8 @@ def run(
         mac = moves[depth, idx[depth]]
         idx[depth] += 1
         child = states[depth + 1]
-        child[:] = states[depth]
+        for i in range(child.shape[0]):
+            child[i] = states[depth, i]
         apply_macro(child, mac, game, rules)
         stats[ST_CHILDREN] += 1
         cd.canonical_key(child, rules, key)
@@ -310,7 +334,7 @@ def run(
             if b == cd.N_CARDS:
                 stats[ST_DEPTH] = d
                 return WON
-        n = gen_macros(child, game, rules, prune, moves[d], buf, seen, stats)
+        n = _gen_macros(child, game, rules, prune, moves[d], buf, seen, stats, t)
         if n < 0:
             stats[ST_DEPTH] = depth
             return TOO_MANY_MOVES

@@ -164,9 +164,23 @@ def layers_run(
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS + 64, np.int64)
     key = key_buffer(tables[0])
-    kw = key.shape[0] - PACK_WORDS
     child = np.empty(core.STATE_LEN, np.uint64)
     use_e2, use_bound, builders, ws = rule_setup(game, rules, prune)
+    return _layers_loop(
+        game, rules, tables, tstats, stacks, stack_len, max_entries, log, cur, cur_pi,
+        parent_state, parent_info, parent_macros, stats, chunk, prune, buf, scratch, key,
+        child, use_e2, use_bound, builders, ws,
+    )  # fmt: skip
+
+
+# compiled without numba's reference counting, as solver/dfs.py's loop is
+@njit(cache=True, _nrt=False)
+def _layers_loop(
+    game, rules, tables, tstats, stacks, stack_len, max_entries, log, cur, cur_pi,
+    parent_state, parent_info, parent_macros, stats, chunk, prune, buf, scratch, key,
+    child, use_e2, use_bound, builders, ws,
+):  # fmt: skip
+    kw = key.shape[0] - PACK_WORDS
     no_back = np.int64(-1)  # every child's parent is in a live table: no undo is skipped
     done = 0
     while done < chunk:
@@ -203,7 +217,8 @@ def layers_run(
             parent_info[P_ACTIVE] = 0
             continue
         mac = parent_macros[i]
-        child[:] = parent_state
+        for j in range(child.shape[0]):
+            child[j] = parent_state[j]
         apply_macro(child, mac, game, rules)
         if prune & E1_CYCLE:
             canon_stock(child, game, rules)
@@ -245,7 +260,8 @@ def layers_run(
                 child, parent_state, mac, parent_info[P_BOUND], game, rules, ws, builders
             )
         w = stacks[slot]
-        w[stack_len[slot], :kw] = key[:kw]
+        for j in range(kw):
+            w[stack_len[slot], j] = key[j]
         w[stack_len[slot], kw] = _pack(num, u)
         stack_len[slot] += 1
     return RUNNING

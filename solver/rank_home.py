@@ -51,7 +51,7 @@ def _fits(s, card, game):
     return (card % 13 - game[core.G_BASE]) % 13 == core.found_count(s, card // 13)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def useless_waste_top(s, game, rules):
     """Rule W1: the waste top fits its foundation and no card that could be
     built on it is off the foundations (``docs/solver.md``)."""
@@ -59,7 +59,7 @@ def useless_waste_top(s, game, rules):
     return w >= 0 and _fits(s, w, game) and useless_in_tableau(s, w, game, rules)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def buried_builders_home(s, game, rules, ws):
     """Rule R1: a column (0-3) whose top goes home alone, or -1.
 

@@ -159,3 +159,34 @@ def test_dominators_are_exactly_the_pointers_that_reach_more(profile):
             assert bool(mask >> q & 1) == (mine <= theirs), (pos.show(), p, q)
             checked += 1
     assert checked >= 50
+
+
+def test_search_loops_count_no_references():
+    """The three search loops and the callees they make at every position are
+    compiled with numba's reference counting off (``_nrt=False``): the atomic
+    counts of their array views took about half the search's time
+    (docs/solver.md, "Speed"). Dropping the option would still give the same
+    search, only slower, so nothing else would notice."""
+    from numba import config as numba_config
+
+    from canfield.solver import bound, dfs, double_dfs, layers, pruning, rank_home
+
+    if numba_config.DISABLE_JIT:
+        pytest.skip("plain Python functions (NUMBA_DISABLE_JIT): nothing is compiled")
+    kernels = [
+        dfs._search_loop,
+        double_dfs._run_loop,
+        double_dfs._gen_macros,
+        double_dfs.tt_insert,
+        layers._layers_loop,
+        core.apply_move,
+        core.col_move,
+        core.auto_fill,
+        pruning.canon_stock,
+        pruning.dominators,
+        bound._decode,
+        bound._settle,
+        rank_home.buried_builders_home,
+    ]
+    counting = [k.py_func.__name__ for k in kernels if k.targetoptions.get("_nrt", True)]
+    assert not counting, f"compiled with reference counting: {counting}"
