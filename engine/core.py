@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from canfield.engine.uncounted import uncounted
+
 # ---- rules vector indices and values --------------------------------------
 R_DRAW, R_PASSES, R_MOVES, R_SPACE, R_FILL, R_WORRY, R_BUILD, R_WRAP = range(8)
 N_RULES = 8
@@ -299,7 +301,7 @@ def col_tops(s, rules):
     )
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def col_push(s, c, card, rules):
     """Put ``card`` on column ``c`` (legality is the caller's business)."""
     w = COL0 + 2 * c
@@ -314,7 +316,7 @@ def col_push(s, c, card, rules):
     s[w] = (s[w] & ~np.uint64(63)) | np.uint64(n + 1)
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def col_pop(s, c, k, rules):
     """Remove the top ``k`` cards of column ``c``."""
     w = COL0 + 2 * c
@@ -331,7 +333,7 @@ def col_pop(s, c, k, rules):
     s[w] = (s[w] & ~np.uint64(63)) | np.uint64(m)
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def col_move(s, src, dst, k, rules):
     """Move the top ``k`` cards of column ``src`` onto column ``dst``."""
     n = col_len(s, src)
@@ -431,7 +433,7 @@ def do_redeal(s, rules):
 
 
 # ---- moves ---------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@uncounted
 def auto_fill(s, game, rules):
     """Fill empty columns from the reserve top while the profile says so."""
     if rules[R_FILL] != FILL_AUTO:
@@ -463,7 +465,7 @@ def column_top(i, t0, t1, t2, t3):
     return t0 if i == 0 else t1 if i == 1 else t2 if i == 2 else t3
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def _add_card_moves(s, card, src, game, rules, out, n, space, t0, t1, t2, t3):
     """Moves of a single card from ``src`` to a foundation or any column.
 
@@ -486,7 +488,7 @@ def _add_card_moves(s, card, src, game, rules, out, n, space, t0, t1, t2, t3):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def card_moves(s, game, rules, out):
     """Write every legal move but draw and redeal into ``out``; return how many.
 
@@ -559,7 +561,7 @@ def legal_moves(s, game, rules, out):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def apply_move(s, m, game, rules):
     """Apply legal move ``m`` to ``s`` in place, then auto-fill."""
     # Mirror (what a move does to a position; change together):

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from canfield.engine import core
+from canfield.engine.uncounted import uncounted
 from canfield.solver.macros import macro_atomic
 
 
@@ -119,7 +120,7 @@ def _link_frozen(ws, x, c, hx):
     return no_home
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def banked_bound(s, game, rules, ws):
     """Most cards ``s`` can ever have banked (rule B1); 52 when nothing is frozen.
 
@@ -195,7 +196,7 @@ def _banked_card(s, parent, game):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def _decode(s, game, rules, ws):
     """Fill the per-position tables and claim every column's top link."""
     # Mirror (how a column word holds its cards, and what a move does to it;
@@ -239,7 +240,7 @@ def _decode(s, game, rules, ws):
     ws[W_EXPOSED] = ((1 << 52) - 1) & ~covered & ~banked
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def _settle(ws):
     """Lower the claims to the greatest fixed point; count what can be banked."""
     # lower each claim until it holds, and go round again while any moved

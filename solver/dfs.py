@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from canfield.engine import core
+from canfield.engine.uncounted import uncounted
 from canfield.solver.bound import WORK_LEN, bound_applies, child_bound, set_parents
 from canfield.solver.config import MAX_MACROS
 from canfield.solver.macros import macro_atomic, stock_tag
@@ -120,13 +121,7 @@ def search(
     )  # fmt: skip
 
 
-# Compiled without numba's reference counting (``_nrt=False``): every array
-# view the loop makes (``states[d]``, a slice of ``mstack``) and every array
-# handed to a callee was an atomic increment and decrement of its owner's
-# count, about half of the search's time on these machines (docs/solver.md,
-# "Speed"). Nothing here allocates, and every array it touches is owned by
-# the caller, which outlives the call: the counts have nothing to protect.
-@njit(cache=True, nogil=True, _nrt=False)
+@uncounted(nogil=True)
 def _search_loop(
     game, rules, states, mstack, mbase, nmoves, imove, ubound, table, max_entries,
     stats, best_path, slots, chunk, prune, width, buf, scratch, key, use_e2,

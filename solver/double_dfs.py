@@ -30,6 +30,7 @@ from canfield.engine.core import (
     move_dst,
     move_src,
 )
+from canfield.engine.uncounted import uncounted
 from canfield.solver.pruning import P1_HOME
 from canfield.solver.stats import (
     EXHAUSTED,
@@ -97,7 +98,7 @@ def gen_macros(s, game, rules, prune, out, buf, seen, stats):
     return _gen_macros(s, game, rules, prune, out, buf, seen, stats, s.copy())
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def _gen_macros(s, game, rules, prune, out, buf, seen, stats, t):
     """:func:`gen_macros` with ``t``, a scratch position, given (so the
     search loop allocates nothing)."""
@@ -205,7 +206,7 @@ def _hash(key):
     return h
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def tt_insert(keys, used, key):
     """Add ``key``; True when it was new. The table must have a free slot."""
     mask = keys.shape[0] - 1
@@ -289,8 +290,7 @@ def run(
     )  # fmt: skip
 
 
-# compiled without numba's reference counting, as solver/dfs.py's loop is
-@njit(cache=True, _nrt=False)
+@uncounted
 def _run_loop(
     states, moves, nmov, idx, keys, used, game, rules, prune, stats, best, node_limit, buf,
     seen, width, key, t,

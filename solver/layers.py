@@ -22,6 +22,7 @@ from numba import njit
 
 from canfield.engine import core
 from canfield.engine.position import Position
+from canfield.engine.uncounted import uncounted
 from canfield.solver.bound import WORK_LEN, banked_bound, bound_applies, child_bound, set_parents
 from canfield.solver.config import MAX_MACROS
 from canfield.solver.dfs import rule_setup
@@ -173,8 +174,7 @@ def layers_run(
     )  # fmt: skip
 
 
-# compiled without numba's reference counting, as solver/dfs.py's loop is
-@njit(cache=True, _nrt=False)
+@uncounted
 def _layers_loop(
     game, rules, tables, tstats, stacks, stack_len, max_entries, log, cur, cur_pi,
     parent_state, parent_info, parent_macros, stats, chunk, prune, buf, scratch, key,

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from numba import njit
 
 from canfield.engine import core
+from canfield.engine.uncounted import uncounted
 
 # pruning rules, as bits of the ``prune`` mask
 P1_HOME, E1_CYCLE, B1_BOUND, E2_POINTER, E3_PASS_POINTER = 1, 2, 4, 8, 16
@@ -66,7 +66,7 @@ def prune_mask(prune: bool | str | Iterable[str]) -> int:
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def useless_in_tableau(s, card, game, rules):
     """True when no card that could ever be built on ``card`` is off the foundations.
 
@@ -88,7 +88,7 @@ def useless_in_tableau(s, card, game, rules):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def canon_stock(s, game, rules):
     """Rule E1: with unlimited passes, an on-cycle waste pointer becomes 0.
 
@@ -109,7 +109,7 @@ def canon_stock(s, game, rules):
         core.set_waste_ptr(s, 0)
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def dominators(s, game, rules):
     """Rule E2: mask of the waste pointers whose visit makes a visit of ``s`` needless.
 
@@ -141,7 +141,7 @@ def dominators(s, game, rules):
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def _pass_dominators(s, game, rules):
     """Rule E3: with limited passes, mask of the waste pointers from which
     draws alone, within the same pass, reach the pointer of ``s``.

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from canfield.engine import core
+from canfield.engine.uncounted import uncounted
 from canfield.solver.bound import (
     W_COL,
     W_FOUND,
@@ -51,7 +52,7 @@ def _fits(s, card, game):
     return (card % 13 - game[core.G_BASE]) % 13 == core.found_count(s, card // 13)
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def useless_waste_top(s, game, rules):
     """Rule W1: the waste top fits its foundation and no card that could be
     built on it is off the foundations (``docs/solver.md``)."""
@@ -59,7 +60,7 @@ def useless_waste_top(s, game, rules):
     return w >= 0 and _fits(s, w, game) and useless_in_tableau(s, w, game, rules)
 
 
-@njit(cache=True, _nrt=False)
+@uncounted
 def buried_builders_home(s, game, rules, ws):
     """Rule R1: a column (0-3) whose top goes home alone, or -1.
 

@@ -163,7 +163,7 @@ def test_dominators_are_exactly_the_pointers_that_reach_more(profile):
 
 def test_search_loops_count_no_references():
     """The three search loops and the callees they make at every position are
-    compiled with numba's reference counting off (``_nrt=False``): the atomic
+    compiled with numba's reference counting off (``engine/uncounted.py``): the atomic
     counts of their array views took about half the search's time
     (docs/solver.md, "Speed"). Dropping the option would still give the same
     search, only slower, so nothing else would notice."""
