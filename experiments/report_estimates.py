@@ -12,7 +12,7 @@ estimates
     how many phases it used. The same for mean banked over all deals.
 escalation
     Per run, profile and stage (the sweep, each rung, the subsample, the
-    residue sample): rows searched, rows decided there by the search, rows
+    residue sample, each retry of a sample): rows searched, rows decided there by the search, rows
     settled from a related profile's row without a search (solves saved), seconds
     per searched row (median, p95, mean) and hours in all: CPU seconds of the
     attempts, solve (wall) seconds of the sweep.
@@ -187,6 +187,8 @@ def escalation_rows(rows: pd.DataFrame, attempts: pd.DataFrame, run: str) -> lis
         a = attempts[attempts["profile"] == prof]
         for (phase, rung), s in a.groupby(["phase", "rung"], sort=False):
             stage = f"rung {rung}" if phase == "ladder" else names[phase]
+            if phase != "ladder" and rung > 0:
+                stage += f", retry {rung}"
             by_relation = s["stop_reason"].fillna("").str.startswith(RELATION_PREFIX)
             searched = s[~by_relation]
             budget = s.loc[s["budget_nodes"] != 0, "budget_nodes"]

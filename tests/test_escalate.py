@@ -29,7 +29,7 @@ from click.testing import CliRunner
 from canfield.engine.version import __version__
 from canfield.experiments.cli.escalate import escalate_cmd
 from canfield.experiments.relations import relation
-from canfield.experiments.report_estimates import escalation_rows
+from canfield.experiments.report_estimates import escalation_rows, estimates_table
 from canfield.experiments.sweep.attempts import (
     ATTEMPT_COLUMNS,
     ATTEMPT_TIMING_COLUMNS,
@@ -445,6 +445,109 @@ def test_residue_out_of_order_is_one_error_line(one_worker, subsampled, tmp_path
         assert (digest(run / "attempts"), (run / ESCALATE_JSON).read_bytes()) == before
 
 
+# --------------------------------------------------------------------------- retries
+
+RETRY = "1M"
+
+
+def _unknown_rows(run: Path, column: str) -> list[int]:
+    df = load_run(run)
+    return sorted(df.loc[df[column] & (df["result"] == "unknown"), "deal"])
+
+
+def test_retry_solves_what_the_residue_sample_left_unknown(subsampled, tmp_path):
+    """--retry solves the residue sample's rows still unknown again with a
+    bigger budget: the sample and the earlier phases stay as drawn, the rows
+    it decides say so, the report names the stage, and the estimate's
+    residual shrinks by the rows it decided (at least one here: a residue
+    sample of 4 of the 6 rows at 400K holds one of deals 28, 36 and 38,
+    which 1M decides)."""
+    run = copy(subsampled, tmp_path / "retry")
+    run_escalation(run, residue=(4, 7), sub_nodes="400K", memory="16MB", workers=1, progress=False)
+    drawn = json.loads((run / ESCALATE_JSON).read_text())["residue"]["deals"]
+    left = _unknown_rows(run, "in_residue_sample")
+    assert left  # something to retry
+    before = load_run(run).set_index("deal")
+    table0 = estimates_table(before.reset_index().assign(label="strict"))
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", RETRY, "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    assert f"residue sample retry 1 ({RETRY} nodes): {len(left)}/{len(left)} rows" in r.stderr
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    assert spec["residue"]["retries"] == [
+        {
+            "budget": {"nodes": 10**6, "seconds": None, "memory": 16 * 2**20},
+            "version": __version__,
+        }
+    ]
+    assert spec["residue"]["deals"] == drawn
+    made = AttemptStore(run).load().query("phase == 'residue' and rung == 1")
+    assert sorted(made["deal"]) == left and (made["budget_nodes"] == 10**6).all()
+    df = load_run(run).set_index("deal")
+    newly = [d for d in left if df.loc[d, "result"] != "unknown"]
+    assert newly, "the retry decided nothing: the test does not show it working"
+    assert (df.loc[newly, "decided_by"] == "residue").all()
+    assert (df.loc[newly, "decided_nodes"] == 10**6).all()
+    assert (df.loc[newly, "phase2_result"] == "unknown").all()
+    untouched = [d for d in df.index if d not in left]
+    keep = [c for c in KEEP if c != "deal"]
+    pd.testing.assert_frame_equal(df.loc[untouched, keep], before.loc[untouched, keep])
+    table1 = estimates_table(df.reset_index().assign(label="strict"))
+    assert table1["residual_unknown"][0] == table0["residual_unknown"][0] - len(newly)
+    stages = pd.DataFrame(escalation_rows(df.reset_index(), AttemptStore(run).load(), "r"))
+    retried = stages[stages["stage"] == "residue sample, retry 1"]
+    assert retried["rows"].tolist() == [len(left)] and retried["decided"].tolist() == [len(newly)]
+    # again: resumed, nothing new; a budget not above the last one: refused
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", RETRY, "--workers", "1"])
+    assert r.exit_code == 0 and "(0 new)" in r.stderr
+    files = _files(run)
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", "500K", "--workers", "1"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert "is not larger than the residue sample's last budget, 1M nodes" in r.stderr
+    assert _files(run) == files
+
+
+def test_retry_of_the_subsample_feeds_the_residue_sample(subsampled, tmp_path):
+    """Before a residue sample is drawn, --retry retries the subsample; the
+    residue sample is then drawn from what the retry left unknown, and not
+    before the retry is finished."""
+    run = copy(subsampled, tmp_path / "subretry")
+    left = _unknown_rows(run, "in_subsample")
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", "1M", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    df = load_run(run).set_index("deal")
+    still = [d for d in left if df.loc[d, "result"] == "unknown"]
+    newly = [d for d in left if d not in still]
+    assert newly and still  # the retry decided some, and left a residue
+    assert (df.loc[newly, "decided_by"] == "subsample").all()
+    assert (df.loc[newly, "phase2_result"] != "unknown").all()
+    # an unfinished retry holds the residue sample back
+    torn = copy(run, tmp_path / "torn")
+    AttemptStore(torn).part_files()[-1].unlink()
+    r = CliRunner().invoke(escalate_cmd, [str(torn), *RESIDUE, "--workers", "1"])
+    assert r.exit_code == 2 and "the subsample's retry 1 (1M nodes) is unfinished" in r.stderr
+    run_escalation(
+        run, residue=(len(still) + 5, 7), sub_nodes="2M", memory="16MB", workers=1, progress=False
+    )
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    assert spec["residue"]["deals"]["strict"] == still
+
+
+def test_retry_out_of_order_is_one_error_line(one_worker, subsampled, tmp_path):
+    cases = [
+        (one_worker, ["--retry", "1M"], "no subsample was drawn yet"),
+        (subsampled, ["--retry", "300K"], "is not larger than the subsample's last budget"),
+        (subsampled, ["--retry", "1M", *RESIDUE], "give it in a call of its own"),
+        (subsampled, ["--retry", "lots"], "cannot read a node budget"),
+    ]
+    for i, (run, args, words) in enumerate(cases):
+        run = copy(run, tmp_path / f"bad{i}")
+        before = _files(run)
+        r = CliRunner().invoke(escalate_cmd, [str(run), *args, "--workers", "1"])
+        assert r.exit_code == 2, (args, r.output)
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ") and words in r.stderr
+        assert _files(run) == before
+
+
 # --------------------------------------------------------------------------- settling
 
 PAIR = ["strict", "hevagames"]  # strict <= hevagames (docs/relations.md: moves, space)
@@ -582,6 +685,8 @@ def test_escalate_json_of_older_code_loads(one_worker, tmp_path):
     spec = json.loads((run / ESCALATE_JSON).read_text())
     for key in ("residue", "settle_from"):
         spec.pop(key)
+    if spec.get("subsample"):
+        spec["subsample"].pop("retries", None)
     (run / ESCALATE_JSON).write_text(json.dumps(spec))
     df = load_run(run)
     assert not df["in_residue_sample"].any() and (df["phase2_result"] == df["result"]).all()

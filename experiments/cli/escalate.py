@@ -44,6 +44,15 @@ from canfield.experiments.cli.pool import pool_options
     "--subsample), drawn at random from the finished subsample's rows still unknown "
     "(needs --seed and --nodes or --budget; not together with --subsample).",
 )
+@click.option(
+    "--retry",
+    default=None,
+    metavar="NODES",
+    help="Solve the rows the last sample left unknown (the residue sample's, or the "
+    "subsample's before a residue sample is drawn) again with this bigger node budget, "
+    "e.g. 2G, with a table of --memory (default: the sample's). The sample stays the one "
+    "drawn, so the estimate keeps its design. In a call of its own; repeat it to resume.",
+)
 @click.option("--seed", type=int, default=None, help="Seed of the subsample's (or residue's) draw.")
 @click.option("--nodes", default=None, help="Node budget of the subsample (or residue), e.g. 50M.")
 @click.option(
@@ -77,6 +86,7 @@ def escalate_cmd(
     ladder: str | None,
     subsample: tuple[str, ...],
     residue: tuple[str, ...],
+    retry: str | None,
     seed: int | None,
     nodes: str | None,
     budget: str | None,
@@ -89,7 +99,8 @@ def escalate_cmd(
 ) -> None:
     """Solve a sweep's unknown rows again with a ladder of bigger budgets, then
     a seeded subsample of what stays unknown, then (--residue) a seeded sample
-    of what the subsample leaves unknown.
+    of what the subsample leaves unknown; --retry solves what the last sample
+    left unknown again with a bigger budget.
 
     Every attempt is kept in RUN/attempts/; rerunning the same command resumes.
     With --settle, rows a related profile's row already decides are settled
@@ -123,6 +134,7 @@ def escalate_cmd(
             say=lambda note: click.echo(note, err=True),
             residue=None if res_sizes is None else (res_sizes, seed),
             settle=settle,
+            retry=retry,
         )
     for stage in summary.stages:
         saved = f", {stage.settled} settled by a related row: solves saved" if stage.settled else ""

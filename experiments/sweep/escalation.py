@@ -9,6 +9,10 @@ profile), with one big budget: the second phase of the estimator of
 :mod:`canfield.experiments.estimate`. ``--residue L --seed S --nodes 200M``
 then solves a seeded sample of L of the subsample's rows still unknown (its
 residue), per profile, with a much bigger budget: the third phase.
+``--retry 2G`` solves the rows the last sample left unknown (the residue
+sample's, or the subsample's before a residue sample is drawn) again with a
+bigger node budget: the sample is the one drawn, so the estimate keeps its
+design and only fewer of its rows stay unknown.
 
 ``--settle`` makes every later rung first settle, without a search, the rows
 a related profile's decided row of the same deal already decides
@@ -61,6 +65,7 @@ from canfield.experiments.sweep.escalation_spec import (
     Subsample,
     check_same_version,
     merged_spec,
+    nodes_text,
     parse_ladder,
     parse_nodes,
     read_escalation,
@@ -141,6 +146,7 @@ def run_escalation(
     say: Callable[[str], None] | None = None,
     residue: tuple[int, int] | None = None,
     settle: bool = False,
+    retry: str | None = None,
 ) -> EscalationSummary:
     """Run (or resume) the escalation of the sweep in ``run`` (see the module doc).
 
@@ -169,6 +175,10 @@ def run_escalation(
     settle : bool
         Settle rows from related profiles' rows from the first rung not yet
         begun on (recorded: later calls keep settling).
+    retry : str, optional
+        A node budget (``'2G'``): solve the rows the last sample left unknown
+        again with it (a table of ``memory``, or the sample's own), after
+        every recorded stage; not together with ``subsample`` or ``residue``.
 
     Raises
     ------
@@ -207,17 +217,23 @@ def run_escalation(
             "--subsample and --residue share --seed and --nodes: give one per call "
             "(the residue sample after the subsample is finished)"
         )
+    if retry is not None and (subsample is not None or residue is not None):
+        raise SweepError(
+            "--retry solves a finished sample's rows still unknown again: give it in a call "
+            "of its own, after the sample is solved"
+        )
     if subsample is None and residue is None and (sub_nodes or sub_budget) is not None:
         raise SweepError("--nodes and --budget are the budget of --subsample or --residue")
+    retry_arg = None if retry is None else (parse_nodes(retry), memory_bytes)
     old_sub = stored.subsample if stored is not None else None
     sub = _subsample_arg(subsample, sub_nodes, sub_budget, memory_bytes, old_sub, "--subsample")
     old_res = stored.residue if stored is not None else None
     res = _subsample_arg(residue, sub_nodes, sub_budget, memory_bytes, old_res, "--residue")
-    if not rungs and sub is None and res is None:
-        raise SweepError("nothing to do: give --ladder, --subsample or --residue")
+    if not rungs and sub is None and res is None and retry is None:
+        raise SweepError("nothing to do: give --ladder, --subsample, --residue or --retry")
     sub, res = (_named_sizes(s, sweep.profiles) for s in (sub, res))
     sweep_budget = Budget(sweep.budget_nodes, sweep.budget_seconds, sweep.memory)
-    spec = merged_spec(stored, rungs, sub, sweep_budget, res)
+    spec = merged_spec(stored, rungs, sub, sweep_budget, res, retry_arg)
     rows = folder.load()
     expected = len(sweep.profiles) * len(sweep.deals)
     if len(rows) < expected:
@@ -400,6 +416,12 @@ def _run(
             if new:
                 attempts = pd.concat([attempts, pd.DataFrame(new)], ignore_index=True)
 
+    def retries(sample: Subsample, phase: str, name: str) -> None:
+        for k, again in enumerate(sample.retries, start=1):
+            todo = still_unknown(attempts, phase, sample.deals or {}, k)
+            label = f"escalate {name} retry {k} ({again.budget.text()})"
+            stage(label, phase, k, again.budget, todo)
+
     try:
         for k, rung in enumerate(spec.ladder, start=1):
             unknown = _unknown_after(rows, attempts, k - 1)
@@ -415,6 +437,7 @@ def _run(
                 write_escalation(folder.path, spec)
             label = f"escalate subsample ({sub.budget.text()})"
             stage(label, "subsample", 0, sub.budget, sub.deals)
+            retries(sub, "subsample", "subsample")
         res = spec.residue
         if res is not None:
             if res.deals is None:
@@ -428,6 +451,7 @@ def _run(
                 res.budget,
                 res.deals,
             )
+            retries(res, "residue", "residue sample")
     except KeyboardInterrupt:
         summary.interrupted = True
     summary.seconds = time.perf_counter() - t0
@@ -468,7 +492,8 @@ def _check_versions(spec: EscalationSpec, rows: pd.DataFrame, attempts: pd.DataF
         if not any((d, p) not in done for p, deals in todo.items() for d in deals):
             return
         check_same_version(version, f"its {label}, in {ESCALATE_JSON}")
-        phase_rows = attempts[attempts["phase"] == phase]
+        # the ladder is one phase; a sample's first solve and each retry, one each
+        phase_rows = attempts[attempts["phase"] == phase] if phase == "ladder" else made
         for made_by in sorted(set(phase_rows["version"].astype(str))):
             check_same_version(made_by, f"its {label}, in its attempts")
 
@@ -484,6 +509,9 @@ def _check_versions(spec: EscalationSpec, rows: pd.DataFrame, attempts: pd.DataF
             check_same_version(sample.version, f"its {label}, in {ESCALATE_JSON}")
         else:
             check(label, phase, sample.version, sample.deals)
+            for k, again in enumerate(sample.retries, start=1):
+                todo = still_unknown(attempts, phase, sample.deals, k)
+                check(f"{label} retry {k}", phase, again.version, todo, k)
 
 
 def _check_subsample_finished(spec: EscalationSpec, attempts: pd.DataFrame) -> None:
@@ -509,15 +537,39 @@ def _check_subsample_finished(spec: EscalationSpec, attempts: pd.DataFrame) -> N
             f"the subsample is unfinished ({solved} of {drawn} rows solved): resume it with "
             "the same --subsample, --seed and budget first"
         )
+    for k, again in enumerate(sub.retries, start=1):
+        todo = still_unknown(attempts, "subsample", sub.deals, k)
+        rung = made[made["rung"] == k]
+        tried = set(zip(rung["deal"].astype("int64").tolist(), rung["profile"], strict=True))
+        if any((d, p) not in tried for p, v in todo.items() for d in v):
+            raise SweepError(
+                f"the subsample's retry {k} ({again.budget.text()}) is unfinished: resume it "
+                f"with --retry {nodes_text(again.budget.nodes)} first"
+            )
 
 
 def _residue_of(attempts: pd.DataFrame) -> dict[str, list[int]]:
-    """Profile -> the subsample's deals still unknown after their solve (ascending)."""
-    left = attempts[(attempts["phase"] == "subsample") & (attempts["result"] == "unknown")]
-    out: dict[str, list[int]] = {}
-    for deal, prof in zip(left["deal"].astype("int64").tolist(), left["profile"], strict=True):
-        out.setdefault(prof, []).append(deal)
-    return {p: sorted(d) for p, d in out.items()}
+    """Profile -> the subsample's deals still unknown after their solve and
+    every retry (ascending)."""
+    made = attempts[attempts["phase"] == "subsample"]
+    drawn: dict[str, list[int]] = {}
+    for deal, prof in zip(made["deal"].astype("int64").tolist(), made["profile"], strict=True):
+        drawn.setdefault(prof, []).append(deal)
+    return still_unknown(attempts, "subsample", drawn, None)
+
+
+def still_unknown(
+    attempts: pd.DataFrame, phase: str, deals: dict[str, list[int]], before: int | None
+) -> dict[str, list[int]]:
+    """Profile -> those of ``deals`` (ascending, each once) that no attempt of
+    ``phase`` with a rung below ``before`` (every rung: None) decided."""
+    made = attempts[attempts["phase"] == phase]
+    if before is not None:
+        made = made[made["rung"] < before]
+    decided = made[made["result"] != "unknown"]
+    solved = set(zip(decided["deal"].astype("int64").tolist(), decided["profile"], strict=True))
+    out = {p: sorted({d for d in v if (d, p) not in solved}) for p, v in deals.items()}
+    return {p: v for p, v in out.items() if v}
 
 
 def draw_subsample(
@@ -544,4 +596,5 @@ __all__ = [
     "attempt_batch",
     "draw_subsample",
     "run_escalation",
+    "still_unknown",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from canfield.engine.version import __version__
@@ -21,6 +21,7 @@ __all__ = [
     "ESCALATE_JSON",
     "Budget",
     "EscalationSpec",
+    "Retry",
     "Subsample",
     "check_same_version",
     "merged_spec",
@@ -152,19 +153,33 @@ def parse_sizes(texts: tuple[str, ...] | list[str]) -> int | dict[str, int]:
 
 
 @dataclass(frozen=True)
+class Retry:
+    """A sample's rows still unknown, solved again with a bigger node budget
+    (``canfield escalate --retry``). The sample stays the one drawn, so the
+    estimator's design does not change: only fewer of its rows stay unknown.
+    ``version`` is the toolkit that began the retry: only it adds attempts."""
+
+    budget: Budget
+    version: str = __version__
+
+
+@dataclass(frozen=True)
 class Subsample:
     """The second phase: ``size`` rows per profile (one number for all, or
     one per profile; a profile not named draws none) drawn with ``seed`` from
     the rows unknown after the ladder, solved with ``budget``; ``deals`` once
     drawn. The third phase (the residue sample) is one too, drawn from the
     subsample's rows still unknown after its solve. ``version`` is the
-    toolkit that began the phase: only it adds attempts to it."""
+    toolkit that began the phase: only it adds attempts to it. ``retries``
+    solve the rows still unknown again with bigger budgets, in order (rung
+    ``k`` of the phase's attempts is retry ``k``; the first solve is rung 0)."""
 
     size: int | dict[str, int]
     seed: int
     budget: Budget
     deals: dict[str, list[int]] | None = None
     version: str = __version__
+    retries: tuple[Retry, ...] = ()
 
     def size_for(self, profile: str) -> int:
         """Rows to draw for ``profile``."""
@@ -226,6 +241,8 @@ def _sample_from_json(sub: dict | None, version: str) -> Subsample | None:
         Budget(**sub["budget"]),
         None if sub.get("deals") is None else dict(sub["deals"]),
         str(sub.get("version", version)),
+        # files written before retries existed lack the key
+        tuple(Retry(Budget(**r["budget"]), str(r["version"])) for r in sub.get("retries", ())),
     )
 
 
@@ -258,8 +275,13 @@ def merged_spec(
     subsample: Subsample | None,
     sweep_budget: Budget,
     residue: Subsample | None = None,
+    retry: tuple[int, int | None] | None = None,
 ) -> EscalationSpec:
     """The escalation to run: the stored one with this command's additions.
+
+    ``retry`` is ``(nodes, memory)`` of ``--retry`` (memory None: the
+    sample's own table): it retries the residue sample when one is recorded,
+    else the subsample.
 
     Raises
     ------
@@ -267,7 +289,8 @@ def merged_spec(
         If the command contradicts what ``escalate.json`` recorded: other
         rungs, rungs added to a ladder another toolkit version began, rungs
         added after a subsample was drawn, another subsample or residue
-        sample, a residue sample without a subsample.
+        sample, a residue sample without a subsample, a retry with no sample
+        drawn or not larger than the budget before it.
     """
     before = stored or EscalationSpec()
     old = list(before.ladder)
@@ -309,6 +332,15 @@ def merged_spec(
                 f"{res.budget.text()}: repeat those to resume"
             )
         res = res or residue
+    if retry is not None:
+        if res is not None:
+            res = _with_retry(res, "residue sample", *retry)
+        elif sub is not None:
+            sub = _with_retry(sub, "subsample", *retry)
+        else:
+            raise SweepError(
+                "--retry solves a sample's rows still unknown again: no subsample was drawn yet"
+            )
     # a fresh escalation is this version's; a recorded one keeps its ladder's
     version = before.version if stored is not None and (old or sub) else __version__
     return EscalationSpec(
@@ -318,6 +350,29 @@ def merged_spec(
         residue=res,
         settle_from=before.settle_from,
     )
+
+
+def _with_retry(sample: Subsample, name: str, nodes: int, memory: int | None) -> Subsample:
+    """``sample`` with a retry of ``nodes`` (a new one, or the last one resumed).
+
+    Raises
+    ------
+    SweepError
+        If the sample is not drawn yet, or ``nodes`` is not larger than its
+        last budget (a smaller one decides nothing new).
+    """
+    if sample.deals is None:
+        raise SweepError(f"--retry: the {name} is not drawn yet (draw and solve it first)")
+    last = sample.retries[-1].budget if sample.retries else sample.budget
+    if sample.retries and nodes == last.nodes:
+        return sample  # the last retry again: resume it
+    if last.nodes is not None and nodes <= last.nodes:
+        raise SweepError(
+            f"--retry {nodes_text(nodes)} is not larger than the {name}'s last budget, "
+            f"{last.text()}"
+        )
+    budget = Budget(nodes, None, sample.budget.memory if memory is None else memory)
+    return replace(sample, retries=(*sample.retries, Retry(budget)))
 
 
 def check_same_version(version: str, where: str) -> None:
