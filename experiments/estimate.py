@@ -36,6 +36,16 @@ mean is estimated by the same double-sampling estimator one level down
 stays unknown after phase 3 is carried as the two cases, as above. Without a
 third phase every figure is the two-phase one (the same code).
 
+When every value the study saw is the same extreme (every deal won, or every
+deal lost), every variance above is 0 and the normal interval is a point,
+which claims a certainty the samples do not give. :func:`estimate` and
+:func:`estimate3` then give instead an exact one-sided interval
+(:func:`no_event_bound`): each stratum that saw no deal of the other kind
+bounds that kind's share by Clopper-Pearson (``1 - beta**(1/k)`` for ``k``
+deals), the strata's weights by Wilson intervals, all at ``(1 - conf)/J``
+for ``J`` bounds (Bonferroni), and the worst weighting of the strata's
+bounds is the interval's far end (docs/statistics.md).
+
 Pure numpy: :func:`two_phase_moments` and :func:`three_phase_moments` take
 arrays and are vectorised, so simulations run thousands of studies at once.
 """
@@ -46,7 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from canfield.experiments.stats import normal_quantile
+from canfield.experiments.stats import normal_quantile, wilson
 
 #: Cards a won deal banks: the best case of a residual unknown's banked.
 ALL_CARDS = 52
@@ -207,7 +217,11 @@ class Estimate:
 
 
 def estimate(
-    decided: np.ndarray, n_hard: int, subsample: np.ndarray, conf: float = 0.95
+    decided: np.ndarray,
+    n_hard: int,
+    subsample: np.ndarray,
+    conf: float = 0.95,
+    span: tuple[float, float] | None = None,
 ) -> Estimate:
     """The two-phase estimate of the mean value over all deals, with its interval.
 
@@ -222,6 +236,9 @@ def estimate(
         ``n_hard == 0``.
     conf : float
         Confidence of the interval.
+    span : (float, float), optional
+        The least and the most a deal's value can be: when every value seen
+        is one of them, the interval is :func:`no_event_bound`'s, not a point.
 
     Returns
     -------
@@ -241,7 +258,88 @@ def estimate(
     if len(decided) + n_hard == 0:
         raise ValueError("no deals")
     value, var = two_phase_moments(*_moments(decided, 0.0), n_hard, *_moments(subsample, np.nan))
+    edge = _extreme(span, decided, subsample)
+    if edge is not None and var == 0:
+        stratum = (m, None, None) if n_hard else None
+        return _edge_interval(edge, span, no_event_bound(len(decided), n_hard, stratum, conf))
     return _interval(value, var, conf)
+
+
+def _extreme(span: tuple[float, float] | None, *samples: np.ndarray) -> float | None:
+    """The end of ``span`` that every value of ``samples`` equals, if one does."""
+    if span is None:
+        return None
+    values = np.concatenate([np.asarray(x, dtype=float) for x in samples])
+    for end in span:
+        if len(values) and (values == end).all():
+            return end
+    return None
+
+
+def _edge_interval(edge: float, span: tuple[float, float], share: float) -> Estimate:
+    """The interval from ``edge`` reaching ``share`` of ``span`` inwards."""
+    width = (span[1] - span[0]) * share
+    low, high = (edge - width, edge) if edge == span[1] else (edge, edge + width)
+    return Estimate(float(edge), float(low), float(high), float("nan"))
+
+
+def _no_event_upper(k: int, beta: float) -> float:
+    """Exact (Clopper-Pearson) upper bound, at confidence ``1 - beta``, of a
+    share of which ``k`` independent draws showed none: ``1 - beta**(1/k)``
+    (1 when ``k == 0``: nothing was seen)."""
+    return 1.0 - beta ** (1.0 / k) if k > 0 else 1.0
+
+
+def no_event_bound(
+    n_d: int,
+    n_k: int,
+    sample: tuple[int, int | None, int | None] | None,
+    conf: float = 0.95,
+) -> float:
+    """Upper bound, at confidence ``conf``, of the share of all deals of the
+    kind the study never saw (a loss, when every deal seen was won).
+
+    Parameters
+    ----------
+    n_d, n_k : int
+        Decided and hard deals of phase 1.
+    sample : (m, m_r, l) or None
+        The hard stratum's sample: ``m`` subsample deals, and with a third
+        phase ``m_r`` of them left unknown by phase 2 and ``l`` residue deals
+        solved (``m_r`` and ``l`` None for two phases); None when
+        ``n_k == 0``.
+    conf : float
+        Confidence of the bound.
+
+    Returns
+    -------
+    float
+        ``max over w in W of (1 - w) U_d + w U_k``: ``U_d`` bounds the share
+        among deals like the decided ones (``n_d`` draws, none of the kind),
+        ``U_k`` among hard ones (the subsample, or one level down the same
+        form over its decided deals and the residue sample), and ``W`` is the
+        Wilson interval of the hard share ``n_k / n``. Every bound is taken
+        at ``(1 - conf) / J`` for the ``J`` bounds used, so all hold at once
+        with probability at least ``conf``.
+    """
+    if sample is None:
+        return _no_event_upper(n_d, 1 - conf)
+    m, m_r, l_3 = sample
+    third = m_r is not None and m_r > 0
+    beta = (1 - conf) / (5 if third else 3)
+    conf_w = 1 - 2 * beta  # two-sided Wilson: each end fails with beta at most
+    u_d = _no_event_upper(n_d, beta)
+    if third:
+        u_k = _mix(m - m_r, m_r, _no_event_upper(m - m_r, beta), _no_event_upper(l_3, beta), conf_w)
+    else:
+        u_k = _no_event_upper(m, beta)
+    return _mix(n_d, n_k, u_d, u_k, conf_w)
+
+
+def _mix(n_a: int, n_b: int, u_a: float, u_b: float, conf: float) -> float:
+    """The largest ``(1 - w) u_a + w u_b`` over the Wilson interval of ``w = n_b / (n_a + n_b)``."""
+    lo, hi = wilson(n_b, n_a + n_b, conf)
+    return max((1 - w) * u_a + w * u_b for w in (lo, hi))
 
 
 def _moments(values: np.ndarray, too_few: float) -> tuple[int, float, float]:
@@ -264,6 +362,7 @@ def estimate3(
     n_residual: int,
     residue: np.ndarray,
     conf: float = 0.95,
+    span: tuple[float, float] | None = None,
 ) -> Estimate:
     """The three-phase estimate of the mean value over all deals, with its interval.
 
@@ -281,6 +380,8 @@ def estimate3(
         The values of the phase-3 sample of the residue.
     conf : float
         Confidence of the interval.
+    span : (float, float), optional
+        As for :func:`estimate`.
 
     Raises
     ------
@@ -303,6 +404,10 @@ def estimate3(
         n_residual,
         *_moments(residue, np.nan),
     )
+    edge = _extreme(span, decided, sub_decided, residue)
+    if edge is not None and var == 0:
+        sample = (m, n_residual, l_3)
+        return _edge_interval(edge, span, no_event_bound(len(decided), n_hard, sample, conf))
     return _interval(value, var, conf)
 
 
@@ -379,26 +484,28 @@ def two_phase(
     residual: int,
     conf: float = 0.95,
     residue: tuple[int, Values] | None = None,
+    span: tuple[float, float] | None = None,
 ) -> TwoPhase:
     """:class:`TwoPhase` from the values of the decided deals and of the subsample.
 
     ``sub`` empty while ``n_hard > 0`` means no subsample: no estimate. With
     ``residue = (n_residual, sample)`` (phase 3), ``sub`` holds the subsample
-    deals phase 2 decided and ``sample`` the residue sample's values.
+    deals phase 2 decided and ``sample`` the residue sample's values. ``span``
+    as for :func:`estimate`.
     """
     n_d, m = len(decided), len(sub)
     if residue is not None and len(residue[1]):
         n_res, third = residue
-        low = estimate3(decided.low, n_hard, sub.low, n_res, third.low, conf)
-        high = estimate3(decided.high, n_hard, sub.high, n_res, third.high, conf)
+        low = estimate3(decided.low, n_hard, sub.low, n_res, third.low, conf, span)
+        high = estimate3(decided.high, n_hard, sub.high, n_res, third.high, conf, span)
         return TwoPhase(
             n_d + n_hard, n_d, n_hard, m + n_res, residual, bounds, low, high, len(third)
         )
     if n_hard > 0 and m == 0:
         low = high = None
     else:
-        low = estimate(decided.low, n_hard, sub.low, conf)
-        high = estimate(decided.high, n_hard, sub.high, conf)
+        low = estimate(decided.low, n_hard, sub.low, conf, span)
+        high = estimate(decided.high, n_hard, sub.high, conf, span)
     return TwoPhase(n_d + n_hard, n_d, n_hard, m, residual, bounds, low, high)
 
 
@@ -464,6 +571,7 @@ def win_share(
         int((final[last] == "unknown").sum()),
         conf,
         None if third is None else (int(left.sum()), Values.of(low, high, third)),
+        (0.0, 1.0),
     )
 
 
@@ -506,6 +614,8 @@ def mean_banked(
         int((unknown & last).sum()),
         conf,
         None if third is None else (int(left.sum()), Values.of(banked, high_values, third)),
+        # a won deal banks every card: 52, or 104 for two packs
+        (0.0, float(max(ALL_CARDS, high_values.max()))) if n else None,
     )
 
 
@@ -517,6 +627,7 @@ __all__ = [
     "estimate",
     "estimate3",
     "mean_banked",
+    "no_event_bound",
     "stratum_moments",
     "three_phase_moments",
     "two_phase",

@@ -705,7 +705,9 @@ class Report:
                 "",
                 "The estimated true win share (and mean banked) over all deals is the "
                 "two- or three-phase estimate of docs/statistics.md with its 95% normal "
-                "interval: it needs a subsample of the deals left unknown (`canfield escalate "
+                "interval (where every deal seen was won, or every one lost, which makes "
+                "that interval a point, the exact one-sided no-event bound instead): it "
+                "needs a subsample of the deals left unknown (`canfield escalate "
                 "--subsample`), and uses a sample of the subsample's residue when one is "
                 "solved (`--residue`); without a subsample only the bounds are given. "
                 "Rows settled from a related profile (`--settle`) count as decided. Bounds are not "

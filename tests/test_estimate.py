@@ -21,6 +21,7 @@ from canfield.experiments.estimate import (
     estimate,
     estimate3,
     mean_banked,
+    no_event_bound,
     stratum_moments,
     three_phase_moments,
     two_phase_moments,
@@ -378,3 +379,68 @@ def test_third_phase_in_win_share_and_mean_banked():
     assert b.high_case == estimate3(
         banked[:8], 12, np.array([18.0, 40.0]), 4, np.array([20.0, 21.0, 52.0])
     )
+
+
+# ------------------------------------------------- every deal seen of one kind
+
+
+def test_all_won_is_an_exact_one_sided_interval_not_a_point():
+    """Every deal seen won (or every one lost) makes every variance 0: the
+    interval is then the no-event bound's, from the edge inwards, in two and
+    three phases, for the win share and for mean banked (a won deal banks
+    every card); one loss anywhere brings the normal interval back."""
+    won = np.ones(1883)
+    r = estimate(won, 117, np.ones(40), span=(0.0, 1.0))
+    bound = no_event_bound(1883, 117, (40, None, None))
+    assert 0.005 < bound < 0.02
+    assert (r.value, r.low, r.high) == (1.0, 1.0 - bound, 1.0)
+    # by hand: Clopper-Pearson at 0.05/3 for 1883 and 40 draws, Wilson for w
+    beta = 0.05 / 3
+    u_d, u_k = 1 - beta ** (1 / 1883), 1 - beta ** (1 / 40)
+    w_hi = wilson(117, 2000, 1 - 2 * beta)[1]
+    assert bound == pytest.approx((1 - w_hi) * u_d + w_hi * u_k, rel=1e-12)
+    lost = estimate(np.zeros(1883), 117, np.zeros(40), span=(0.0, 1.0))
+    assert (lost.value, lost.low, lost.high) == (0.0, 0.0, bound)
+    # without a span (or with a loss seen) it is the normal interval
+    assert estimate(won, 117, np.ones(40)).low == 1.0
+    one_loss = estimate(won, 117, np.r_[np.ones(39), 0.0], span=(0.0, 1.0))
+    assert 0 < one_loss.se and one_loss.low < one_loss.value < one_loss.high
+    three = estimate3(won, 117, np.ones(30), 10, np.ones(6), span=(0.0, 1.0))
+    b3 = no_event_bound(1883, 117, (40, 10, 6))
+    assert (three.value, three.low, three.high) == (1.0, 1.0 - b3, 1.0) and b3 > bound
+    # on rows: win share and mean banked (52 a won deal) both take it
+    phase1 = np.array(["won"] * 1883 + ["unknown"] * 117)
+    subsampled = np.zeros(2000, bool)
+    subsampled[1883:1923] = True
+    final = np.where(subsampled, "won", phase1)
+    w = win_share(phase1, final, subsampled)
+    assert (w.low_case.low, w.high_case.low) == (1.0 - bound, 1.0 - bound)
+    banked = np.where(final == "won", 52.0, 20.0)
+    b = mean_banked(phase1, final, banked, subsampled)
+    assert b.low_case.low == pytest.approx(52 * (1 - bound))
+
+
+def test_no_event_bound_covers_where_the_point_does_not():
+    """Studies of a population almost always won (losses: 0.03% of deals
+    like the decided ones, 1% of the hard ones, which are 5%): in many no
+    loss is seen at all. There the point interval [1, 1] always misses the
+    truth; the no-event bound misses it in at most 5% of all studies, which
+    is what its Bonferroni construction promises."""
+    rng = np.random.default_rng(2031)
+    studies, n, h, m = 2000, 2000, 0.05, 40
+    q_d, q_k = 0.0003, 0.01
+    truth = 1 - ((1 - h) * q_d + h * q_k)
+    n_k = rng.binomial(n, h, studies)
+    n_d = n - n_k
+    lost_d = rng.binomial(n_d, q_d)
+    lost_k = rng.binomial(n_k, q_k)
+    lost_sub = rng.hypergeometric(lost_k, n_k - lost_k, np.minimum(m, n_k))
+    none_seen = (lost_d == 0) & (lost_sub == 0)
+    assert none_seen.mean() > 0.2  # the case under test occurs, often
+    missed = 0
+    for i in np.flatnonzero(none_seen):
+        r = estimate(np.ones(n_d[i]), int(n_k[i]), np.ones(min(m, n_k[i])), span=(0.0, 1.0))
+        assert r.high == 1.0 and r.value == 1.0
+        missed += not r.low <= truth
+    # the point interval misses every one of these studies (truth < 1)
+    assert none_seen.mean() > 0.2 and missed / studies <= 0.05
