@@ -44,7 +44,8 @@ SUMMARIES: dict[str, str] = {
     "folder of Parquet parts.",
     "escalate": "Solve a sweep's unknown rows again with a ladder of bigger budgets, then "
     "a seeded subsample of what stays unknown, then (--residue) a seeded sample of what the "
-    "subsample leaves unknown.",
+    "subsample leaves unknown; --retry solves what the last sample left unknown again with a "
+    "bigger budget.",
     "report": "Win-rate tables for one or more run folders.",
     "plot": "Plots (PNG and SVG) for one or more run folders.",
     "bench": "Benchmarks (results go to results/runs/bench/; --publish: results/bench/).",
