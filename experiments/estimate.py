@@ -258,8 +258,8 @@ def estimate(
     if len(decided) + n_hard == 0:
         raise ValueError("no deals")
     value, var = two_phase_moments(*_moments(decided, 0.0), n_hard, *_moments(subsample, np.nan))
-    edge = _extreme(span, decided, subsample)
-    if edge is not None and var == 0:
+    edge = _extreme(span, decided, subsample)  # every value at one end: every variance 0
+    if edge is not None:
         stratum = (m, None, None) if n_hard else None
         return _edge_interval(edge, span, no_event_bound(len(decided), n_hard, stratum, conf))
     return _interval(value, var, conf)
@@ -405,7 +405,7 @@ def estimate3(
         *_moments(residue, np.nan),
     )
     edge = _extreme(span, decided, sub_decided, residue)
-    if edge is not None and var == 0:
+    if edge is not None:
         sample = (m, n_residual, l_3)
         return _edge_interval(edge, span, no_event_bound(len(decided), n_hard, sample, conf))
     return _interval(value, var, conf)

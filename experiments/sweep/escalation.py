@@ -367,7 +367,7 @@ def _run(
     ):
         nonlocal part_index, attempts, compiled
         made = attempts[(attempts["phase"] == phase) & (attempts["rung"] == rung)]
-        done = set(zip(made["deal"].astype("int64").tolist(), made["profile"], strict=True))
+        done = _keys(made)
         left = {p: [d for d in todo.get(p, []) if (d, p) not in done] for p in profiles}
         total = sum(len(v) for v in todo.values())
         record = Stage(label, total, total - sum(len(v) for v in left.values()))
@@ -462,8 +462,7 @@ def _unknown_after(rows: pd.DataFrame, attempts: pd.DataFrame, rungs: int) -> di
     """Profile -> the deals (ascending) still unknown after the sweep and the
     first ``rungs`` rungs of the ladder."""
     ladder = attempts[(attempts["phase"] == "ladder") & (attempts["rung"] <= rungs)]
-    decided = ladder[ladder["result"] != "unknown"]
-    solved = set(zip(decided["deal"].astype("int64").tolist(), decided["profile"], strict=True))
+    solved = _keys(ladder[ladder["result"] != "unknown"])
     out: dict[str, list[int]] = {}
     unknown = rows[rows["result"] == "unknown"]
     for deal, prof in zip(
@@ -488,8 +487,7 @@ def _check_versions(spec: EscalationSpec, rows: pd.DataFrame, attempts: pd.DataF
 
     def check(label: str, phase: str, version: str, todo: dict[str, list[int]], rung: int = 0):
         made = attempts[(attempts["phase"] == phase) & (attempts["rung"] == rung)]
-        done = set(zip(made["deal"].astype("int64").tolist(), made["profile"], strict=True))
-        if not any((d, p) not in done for p, deals in todo.items() for d in deals):
+        if not _untried(made, todo):
             return
         check_same_version(version, f"its {label}, in {ESCALATE_JSON}")
         # the ladder is one phase; a sample's first solve and each retry, one each
@@ -529,7 +527,7 @@ def _check_subsample_finished(spec: EscalationSpec, attempts: pd.DataFrame) -> N
             "yet (run --subsample first)"
         )
     made = attempts[attempts["phase"] == "subsample"]
-    done = set(zip(made["deal"].astype("int64").tolist(), made["profile"], strict=True))
+    done = _keys(made)
     drawn = sum(len(v) for v in sub.deals.values())
     solved = sum((d, p) in done for p, v in sub.deals.items() for d in v)
     if solved < drawn:
@@ -538,10 +536,7 @@ def _check_subsample_finished(spec: EscalationSpec, attempts: pd.DataFrame) -> N
             "the same --subsample, --seed and budget first"
         )
     for k, again in enumerate(sub.retries, start=1):
-        todo = still_unknown(attempts, "subsample", sub.deals, k)
-        rung = made[made["rung"] == k]
-        tried = set(zip(rung["deal"].astype("int64").tolist(), rung["profile"], strict=True))
-        if any((d, p) not in tried for p, v in todo.items() for d in v):
+        if _untried(made[made["rung"] == k], still_unknown(attempts, "subsample", sub.deals, k)):
             raise SweepError(
                 f"the subsample's retry {k} ({again.budget.text()}) is unfinished: resume it "
                 f"with --retry {nodes_text(again.budget.nodes)} first"
@@ -566,10 +561,20 @@ def still_unknown(
     made = attempts[attempts["phase"] == phase]
     if before is not None:
         made = made[made["rung"] < before]
-    decided = made[made["result"] != "unknown"]
-    solved = set(zip(decided["deal"].astype("int64").tolist(), decided["profile"], strict=True))
+    solved = _keys(made[made["result"] != "unknown"])
     out = {p: sorted({d for d in v if (d, p) not in solved}) for p, v in deals.items()}
     return {p: v for p, v in out.items() if v}
+
+
+def _keys(frame: pd.DataFrame) -> set[tuple[int, str]]:
+    """The (deal, profile) pairs of ``frame``'s rows."""
+    return set(zip(frame["deal"].astype("int64").tolist(), frame["profile"], strict=True))
+
+
+def _untried(made: pd.DataFrame, todo: dict[str, list[int]]) -> bool:
+    """Whether some row of ``todo`` has no attempt in ``made``."""
+    done = _keys(made)
+    return any((d, p) not in done for p, deals in todo.items() for d in deals)
 
 
 def draw_subsample(
