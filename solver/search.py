@@ -26,7 +26,7 @@ from canfield.solver.dfs_run import DfsRun, Path, Run
 from canfield.solver.double_run import solve_double
 from canfield.solver.layers_run import run_layers
 from canfield.solver.macros import SolverBug, expand_macros
-from canfield.solver.pruning import PRUNING_RULES, prune_mask
+from canfield.solver.pruning import PRUNING_RULES, SPIN_SHIFT, prune_mask
 from canfield.solver.shared import search_shared
 from canfield.solver.stats import (
     ST_BEST,
@@ -87,6 +87,8 @@ class SolveResult:
     #: cores the solve ran on (``solver.portfolio``), and the member that answered
     threads: int = 1
     member: str | None = None
+    #: 256ths of every move list below the root the search turned it by (``Solver(turn=...)``)
+    turn: int = 0
     version: str = __version__
     picks: dict[str, dict] = field(default_factory=dict)
 
@@ -133,6 +135,12 @@ class Solver:
         ``strategy="shared"`` only: the threads that run the depth-first
         search on one table in shared memory (:mod:`solver.shared`; no
         probes), for one deal on several cores.
+    turn : int
+        ``strategy="dfs"``, one pack: turn every move list below the root by
+        ``turn`` 256ths of its length (0-255; 0 is the usual ordering). Any
+        order is as exact: a win is replayed, a loss is the whole tree; but
+        another order finds some wins the usual one misses for a long time
+        (``docs/solver.md``, "Turned orders").
     evict : bool
         ``strategy="dfs"``: when the full search's table is full at
         ``memory``, forget the entries it has not met lately (never those of
@@ -149,6 +157,7 @@ class Solver:
         probes: bool = True,
         threads: int = 1,
         evict: bool = True,
+        turn: int = 0,
     ) -> None:
         self.memory = int(memory)
         self.evict = bool(evict)
@@ -156,7 +165,14 @@ class Solver:
         if self.threads < 1 or (self.threads > 1 and strategy != "shared"):
             raise ValueError(f"threads={threads}: only strategy='shared' runs on more than one")
         self.probes = bool(probes)
-        self.prune = prune_mask(prune)
+        self.turn = int(turn)
+        if not 0 <= self.turn < 256:
+            raise ValueError(f"turn={turn}: a number of 256ths of a move list, 0-255")
+        if self.turn and strategy != "dfs":
+            raise ValueError(f"turn={turn}: only the depth-first search (strategy='dfs') turns")
+        # the depth-first kernel reads the turn from the mask's spin bits,
+        # as a thread of the shared search does
+        self.prune = prune_mask(prune) | (self.turn << SPIN_SHIFT)
         if strategy not in STRATEGIES:
             raise ValueError(
                 f"unknown search strategy {strategy!r} (known: {', '.join(STRATEGIES)})"
@@ -212,6 +228,7 @@ class Solver:
             strategy=self.strategy,
             stage=run.stage,
             threads=self.threads,
+            turn=self.turn,
         )
 
     def _solve_double(
@@ -220,6 +237,8 @@ class Solver:
         """Two packs: the search of :mod:`solver.double_run` (depth-first only)."""
         if self.strategy != "dfs":
             raise ValueError("two packs (double) are searched depth-first only, on one core")
+        if self.turn:
+            raise ValueError("two packs (double): their search has no turned order (turn=0)")
         r = solve_double(position, seconds, nodes, self.memory, self.prune, self.probes)
         g = position.game
         return SolveResult(
@@ -329,11 +348,12 @@ def solve(
     probes: bool = True,
     threads: int = 1,
     evict: bool = True,
+    turn: int = 0,
 ) -> SolveResult:
     """Solve one position with a reused solver (see :class:`Solver`)."""
     global _DEFAULT_SOLVER
     mem = memory or config.DEFAULT_MEMORY
-    mask = prune_mask(prune)
+    mask = prune_mask(prune) | (int(turn) << SPIN_SHIFT)
     have = _DEFAULT_SOLVER
     want = (mem, mask, strategy, bool(probes), threads, bool(evict))
     if (
@@ -348,7 +368,7 @@ def solve(
         )
         != want
     ):
-        _DEFAULT_SOLVER = Solver(mem, prune, strategy, probes, threads, evict)
+        _DEFAULT_SOLVER = Solver(mem, prune, strategy, probes, threads, evict, turn)
     return _DEFAULT_SOLVER.solve(position, seconds, nodes)
 
 
@@ -363,6 +383,7 @@ def solve_deal(
     probes: bool = True,
     threads: int = 1,
     evict: bool = True,
+    turn: int = 0,
 ) -> SolveResult:
     """Solve a dealt position; for ``selective`` solve all five base picks.
 
@@ -376,7 +397,7 @@ def solve_deal(
     prof = parse_profile(profile)
     if prof.layout != "selective":
         pos = Position.from_deal(deal, prof)
-        return solve(pos, seconds, nodes, memory, prune, strategy, probes, threads, evict)
+        return solve(pos, seconds, nodes, memory, prune, strategy, probes, threads, evict, turn)
     # the five cards of the deal that may be picked as the base
     five = list(Position.from_deal(deal, "strict").game.deal[13:18])
     t0 = time.perf_counter()
@@ -386,7 +407,7 @@ def solve_deal(
         share = max(left / (len(five) - i), 1e-3)
         node_share = _node_share(nodes, sum(r.nodes for r in results), len(five) - i)
         pos = Position.from_deal(deal, prof, pick=card)
-        r = solve(pos, share, node_share, memory, prune, strategy, probes, threads, evict)
+        r = solve(pos, share, node_share, memory, prune, strategy, probes, threads, evict, turn)
         results.append(r)
         if r.result == "won":
             break

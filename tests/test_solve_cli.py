@@ -319,3 +319,20 @@ def test_replay_file_holds_one_deal_or_position_like_solve_file(tmp_path):
     assert rep.stderr == (
         f"error: {two} holds 2 deals or positions; replay takes a file with exactly one\n"
     )
+
+
+def test_turn_option_is_recorded_and_refused_outside_dfs():
+    res = run("--deal", "36", "--nodes", "300000", "--turn", "192", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout.splitlines()[-1])
+    assert (out["result"], out["turn"]) == ("won", 192)
+    human = run("--deal", "36", "--nodes", "300000", "--turn", "192")
+    assert "turned 192/256" in human.stdout
+    for args in (
+        ["--turn", "256"],
+        ["--turn", "5", "--strategy", "layers"],
+        ["--turn", "5", "-p", "double"],
+    ):
+        res = run("--deal", "3", "--nodes", "1000", *args)
+        assert res.exit_code == 2, (args, res.output)
+        assert res.stderr.count("\n") == 1 and "Traceback" not in res.output

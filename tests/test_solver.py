@@ -345,3 +345,55 @@ def test_budget_strings():
             parse_seconds(bad)
     with pytest.raises(ValueError):
         parse_bytes("lots")
+
+
+# ---- turned orders (Solver(turn=...)) -------------------------------------------
+@pytest.mark.parametrize(
+    "profile, nodes",
+    [
+        ("strict", 20_000),
+        ("hevagames", 20_000),
+        ("storehouse", 20_000),
+        ("superior", 20_000),
+        ("rainbow:passes=3", 200_000),
+    ],
+)
+def test_a_turned_order_decides_as_the_usual_one(profile, nodes):
+    """Any order searches the same tree: where the usual order and a turned
+    one both decide a deal, verdict and banked agree; every turned win
+    replays on the engine and the reference; and the turn must change the
+    search (positions searched) on some deal, or the option does nothing."""
+    compared, changed = {"won": 0, "lost": 0}, 0
+    for deal in range(14):
+        usual = solve_deal(deal, profile, seconds=600, nodes=nodes)
+        turned = solve_deal(deal, profile, seconds=600, nodes=nodes, turn=128)
+        assert turned.turn == 128 and usual.turn == 0
+        if usual.decided and turned.decided:
+            assert (turned.result, turned.banked) == (usual.result, usual.banked), deal
+            compared[usual.result] += 1
+        changed += turned.nodes != usual.nodes
+        if turned.result == "won":
+            assert replay(deal, profile, turned.moves).is_won()
+    assert sum(compared.values()) >= 4, compared
+    assert changed >= 1, "the turn changed no search"
+    if profile in ("strict", "storehouse"):
+        assert compared["lost"] >= 1 and compared["won"] >= 1, compared
+
+
+def test_a_turned_order_wins_where_the_usual_one_is_still_searching():
+    """Strict deal 36 at 300,000 positions: the usual order is still deep in
+    a losing branch, the order turned by 192/256 wins (the win replays)."""
+    usual = solve_deal(36, "strict", seconds=600, nodes=300_000)
+    turned = solve_deal(36, "strict", seconds=600, nodes=300_000, turn=192)
+    assert usual.result == "unknown"
+    assert turned.result == "won" and turned.nodes < 300_000
+    assert replay(36, "strict", turned.moves).is_won()
+
+
+def test_a_turn_outside_its_search_is_refused():
+    with pytest.raises(ValueError, match="0-255"):
+        Solver(turn=256)
+    with pytest.raises(ValueError, match="only the depth-first search"):
+        Solver(turn=3, strategy="layers")
+    with pytest.raises(ValueError, match="no turned order"):
+        Solver(turn=3).solve(Position.from_deal(0, "double"), seconds=5, nodes=100)

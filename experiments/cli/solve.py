@@ -122,6 +122,7 @@ def _print_human(r: SolveResult, source: Source) -> None:
         f"{'found by' if r.decided else 'last stage'} {r.stage}"
         + (f", threads {r.threads}" if r.threads > 1 else "")
         + (f", answered by member {r.member}" if r.member else "")
+        + (f", turned {r.turn}/256" if r.turn else "")
     )
 
 
@@ -206,6 +207,15 @@ def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
     "as unknown (memory) instead (docs/solver.md, Eviction).",
 )
 @click.option(
+    "--turn",
+    type=click.IntRange(0, 255),
+    default=0,
+    show_default=True,
+    help="--strategy dfs, one pack: turn every move list below the root by TURN 256ths of "
+    "its length. Any order is as exact (wins replayed, losses proven); another order "
+    "finds some wins the usual one misses for long (docs/solver.md, Turned orders).",
+)
+@click.option(
     "--verify",
     is_flag=True,
     help="Re-prove a lost verdict with each pruning rule that applies off in turn, then "
@@ -236,6 +246,7 @@ def solve_cmd(
     probes: bool,
     threads: int,
     evict: bool,
+    turn: int,
     verify: bool,
     as_json: bool,
     view_out: str | None,
@@ -275,6 +286,10 @@ def solve_cmd(
         # several cores split one search, unless two packs (searched on one core)
         one_pack = all(job.profile.packs == 1 for job in jobs)
         strategy = "shared" if threads > 1 and one_pack else "dfs"
+    if turn and (strategy != "dfs" or threads > 1):
+        raise click.UsageError("--turn turns the depth-first search on one core: --strategy dfs")
+    if turn and any(job.profile.packs == 2 for job in jobs):
+        fail("--turn: two packs (double) are searched in the usual order only")
     view = _view_target(view_out, jobs)
     opts = {
         "memory": memory,
@@ -282,6 +297,7 @@ def solve_cmd(
         "strategy": strategy,
         "probes": probes,
         "evict": evict,
+        "turn": turn,
     }
     used = {strategy}
     if threads > 1 and strategy != "shared":  # members' kernels compiled before they fork
