@@ -29,6 +29,7 @@ from canfield.engine.profiles import parse_profile
 from canfield.experiments.estimate import TwoPhase, mean_banked, win_share
 from canfield.experiments.sweep.attempts import RELATION_PREFIX
 from canfield.experiments.sweep.escalation_spec import nodes_text
+from canfield.experiments.sweep.spec import parse_solver_options
 from canfield.experiments.text_tables import fmt_number as _fmt
 
 #: The report's section titles of the two estimate tables.
@@ -174,6 +175,15 @@ def _estimate_cell(row: pd.Series, name: str, digits: int) -> str:
     )
 
 
+def _turn_label(attempts: pd.DataFrame) -> str:
+    """', turn T' when a retry's rows searched in a turned order, else ''."""
+    if "solver_options" not in attempts:
+        return ""
+    turns = {parse_solver_options(o)["turn"] for o in attempts["solver_options"].dropna()}
+    turns.discard(0)
+    return f", turn {', '.join(map(str, sorted(turns)))}" if turns else ""
+
+
 def escalation_rows(rows: pd.DataFrame, attempts: pd.DataFrame, run: str) -> list[dict]:
     """The escalation table's rows of one run folder (see the module doc)."""
     if attempts.empty:
@@ -189,6 +199,7 @@ def escalation_rows(rows: pd.DataFrame, attempts: pd.DataFrame, run: str) -> lis
             stage = f"rung {rung}" if phase == "ladder" else names[phase]
             if phase != "ladder" and rung > 0:
                 stage += f", retry {rung}"
+                stage += _turn_label(s)
             by_relation = s["stop_reason"].fillna("").str.startswith(RELATION_PREFIX)
             searched = s[~by_relation]
             budget = s.loc[s["budget_nodes"] != 0, "budget_nodes"]

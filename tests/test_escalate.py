@@ -477,6 +477,7 @@ def test_retry_solves_what_the_residue_sample_left_unknown(subsampled, tmp_path)
         {
             "budget": {"nodes": 10**6, "seconds": None, "memory": 16 * 2**20},
             "version": __version__,
+            "turn": 0,
         }
     ]
     assert spec["residue"]["deals"] == drawn
@@ -502,8 +503,40 @@ def test_retry_solves_what_the_residue_sample_left_unknown(subsampled, tmp_path)
     files = _files(run)
     r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", "500K", "--workers", "1"])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1
-    assert "is not larger than the residue sample's last budget, 1M nodes" in r.stderr
+    assert "is not larger than the residue sample's budget in the usual order, 1M" in r.stderr
     assert _files(run) == files
+
+
+def test_a_retry_in_a_turned_order_may_keep_the_budget(subsampled, tmp_path):
+    """--retry with --turn searches the rows still unknown in another order:
+    at the residue sample's own budget it is allowed (the usual order at
+    that budget is refused), it decides rows (strict deal 34, which the
+    usual order leaves unknown at 400K, the order turned by 128/256 wins in
+    351,405 positions), its rows and escalate.json record the turn, the report names it,
+    and the same turn again at that budget resumes."""
+    run = copy(subsampled, tmp_path / "turned")
+    run_escalation(run, residue=(4, 7), sub_nodes="400K", memory="16MB", workers=1, progress=False)
+    left = _unknown_rows(run, "in_residue_sample")
+    assert 34 in left
+    files = _files(run)
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", "400K", "--workers", "1"])
+    assert r.exit_code == 2 and "--turn not yet tried" in r.stderr
+    assert _files(run) == files
+    args = [str(run), "--retry", "400K", "--turn", "128", "--workers", "1"]
+    r = CliRunner().invoke(escalate_cmd, args)
+    assert r.exit_code == 0, r.output
+    assert f"retry 1 (400K nodes, turn 128): {len(left)}/{len(left)} rows" in r.stderr
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    assert [x["turn"] for x in spec["residue"]["retries"]] == [128]
+    made = AttemptStore(run).load().query("phase == 'residue' and rung == 1")
+    assert (made["solver_options"] == "prune=all,probes=on,strategy=dfs,turn=128").all()
+    df = load_run(run).set_index("deal")
+    newly = [d for d in left if df.loc[d, "result"] != "unknown"]
+    assert 34 in newly and (df.loc[newly, "decided_by"] == "residue").all()
+    stages = pd.DataFrame(escalation_rows(df.reset_index(), AttemptStore(run).load(), "r"))
+    assert "residue sample, retry 1, turn 128" in stages["stage"].tolist()
+    r = CliRunner().invoke(escalate_cmd, args)
+    assert r.exit_code == 0 and "(0 new)" in r.stderr
 
 
 def test_retry_of_the_subsample_feeds_the_residue_sample(subsampled, tmp_path):
@@ -535,7 +568,8 @@ def test_retry_of_the_subsample_feeds_the_residue_sample(subsampled, tmp_path):
 def test_retry_out_of_order_is_one_error_line(one_worker, subsampled, tmp_path):
     cases = [
         (one_worker, ["--retry", "1M"], "no subsample was drawn yet"),
-        (subsampled, ["--retry", "300K"], "is not larger than the subsample's last budget"),
+        (subsampled, ["--retry", "300K"], "is not larger than the subsample's budget"),
+        (subsampled, ["--turn", "64"], "give it with --retry"),
         (subsampled, ["--retry", "1M", *RESIDUE], "give it in a call of its own"),
         (subsampled, ["--retry", "lots"], "cannot read a node budget"),
     ]

@@ -15,8 +15,15 @@ from canfield.engine.version import __version__
 from canfield.experiments.cli import main
 from canfield.experiments.sweep import rows as rows_module
 from canfield.experiments.sweep import store as store_module
+from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.runner import run_sweep
-from canfield.experiments.sweep.spec import make_spec, split_profiles
+from canfield.experiments.sweep.spec import (
+    make_spec,
+    parse_solver_options,
+    solver_options,
+    split_profiles,
+    with_turn,
+)
 from canfield.experiments.sweep.store import RunFolder, load_run
 from canfield.solver.config import DEFAULT_MEMORY
 
@@ -217,3 +224,20 @@ def test_repair_solves_only_the_damaged_parts_rows(tmp_path, monkeypatch):
     old = before[~before["deal"].isin(lost)]
     assert (kept["seconds"].to_numpy() == old["seconds"].to_numpy()).all()  # not re-solved
     assert sorted(after["deal"]) == list(range(12))
+
+
+def test_a_turned_order_in_solver_options():
+    """The usual order (turn 0) adds nothing, so earlier rows' strings stay;
+    a turn is written last and read back; only the depth-first search turns."""
+    assert solver_options("all", True, "dfs", 0) == DEFAULTS
+    turned = with_turn(DEFAULTS, 192)
+    assert turned == DEFAULTS + ",turn=192"
+    assert parse_solver_options(turned)["turn"] == 192
+    assert parse_solver_options(DEFAULTS)["turn"] == 0
+    assert with_turn("prune=P1+B1,probes=off,strategy=dfs", 7) == (
+        "prune=P1+B1,probes=off,strategy=dfs,turn=7"
+    )
+    assert with_turn(turned, 0) == DEFAULTS
+    for bad in ((256, "dfs"), (3, "layers")):
+        with pytest.raises(SweepError, match="turn"):
+            solver_options("all", True, bad[1], bad[0])

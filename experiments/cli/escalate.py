@@ -53,6 +53,14 @@ from canfield.experiments.cli.pool import pool_options
     "e.g. 2G, with a table of --memory (default: the sample's). The sample stays the one "
     "drawn, so the estimate keeps its design. In a call of its own; repeat it to resume.",
 )
+@click.option(
+    "--turn",
+    type=click.IntRange(0, 255),
+    default=0,
+    help="With --retry: search in another order, every move list below the root turned by "
+    "TURN 256ths of its length (as 'canfield solve --turn'; as exact). A retry in an "
+    "order not yet tried may spend any budget.",
+)
 @click.option("--seed", type=int, default=None, help="Seed of the subsample's (or residue's) draw.")
 @click.option("--nodes", default=None, help="Node budget of the subsample (or residue), e.g. 50M.")
 @click.option(
@@ -87,6 +95,7 @@ def escalate_cmd(
     subsample: tuple[str, ...],
     residue: tuple[str, ...],
     retry: str | None,
+    turn: int,
     seed: int | None,
     nodes: str | None,
     budget: str | None,
@@ -135,6 +144,7 @@ def escalate_cmd(
             residue=None if res_sizes is None else (res_sizes, seed),
             settle=settle,
             retry=retry,
+            turn=turn,
         )
     for stage in summary.stages:
         saved = f", {stage.settled} settled by a related row: solves saved" if stage.settled else ""

@@ -81,7 +81,13 @@ from canfield.experiments.sweep.runner import (
     execute,
     needs_compile,
 )
-from canfield.experiments.sweep.spec import DEFAULT_SWEEP_MEMORY, parse_budget, parse_memory
+from canfield.experiments.sweep.spec import (
+    DEFAULT_SWEEP_MEMORY,
+    parse_budget,
+    parse_memory,
+    parse_solver_options,
+    with_turn,
+)
 from canfield.experiments.sweep.store import RunFolder
 
 
@@ -147,6 +153,7 @@ def run_escalation(
     residue: tuple[int, int] | None = None,
     settle: bool = False,
     retry: str | None = None,
+    turn: int = 0,
 ) -> EscalationSummary:
     """Run (or resume) the escalation of the sweep in ``run`` (see the module doc).
 
@@ -179,6 +186,10 @@ def run_escalation(
         A node budget (``'2G'``): solve the rows the last sample left unknown
         again with it (a table of ``memory``, or the sample's own), after
         every recorded stage; not together with ``subsample`` or ``residue``.
+    turn : int
+        With ``retry``: the depth-first search's turned order (0-255 256ths of
+        every move list, ``Solver(turn=...)``; 0 the usual order). A retry in
+        an order not yet tried may spend any budget.
 
     Raises
     ------
@@ -224,7 +235,13 @@ def run_escalation(
         )
     if subsample is None and residue is None and (sub_nodes or sub_budget) is not None:
         raise SweepError("--nodes and --budget are the budget of --subsample or --residue")
-    retry_arg = None if retry is None else (parse_nodes(retry), memory_bytes)
+    if turn and retry is None:
+        raise SweepError("--turn is the order of a --retry: give it with --retry")
+    if not 0 <= turn < 256:
+        raise SweepError(f"--turn {turn}: a number of 256ths of a move list, 0-255")
+    if turn and parse_solver_options(sweep.solver_options)["strategy"] != "dfs":
+        raise SweepError("--turn turns the depth-first search: this sweep used another strategy")
+    retry_arg = None if retry is None else (parse_nodes(retry), memory_bytes, turn)
     old_sub = stored.subsample if stored is not None else None
     sub = _subsample_arg(subsample, sub_nodes, sub_budget, memory_bytes, old_sub, "--subsample")
     old_res = stored.residue if stored is not None else None
@@ -364,6 +381,7 @@ def _run(
         budget: Budget,
         todo: dict[str, list[int]],
         settling: bool = False,
+        options: str = solver_options,
     ):
         nonlocal part_index, attempts, compiled
         made = attempts[(attempts["phase"] == phase) & (attempts["rung"] == rung)]
@@ -401,11 +419,11 @@ def _run(
             if bar is not None:
                 bar.add(batch_rows)
 
-        args = (budget.seconds, budget.nodes, budget.memory, "solver", "", solver_options)
+        args = (budget.seconds, budget.nodes, budget.memory, "solver", "", options)
         compile_here = (
             not compiled
             and client is None
-            and needs_compile("solver", solver_options, say, batch_packs(batches))
+            and needs_compile("solver", options, say, batch_packs(batches))
         )
         compiled = True
         try:
@@ -419,8 +437,10 @@ def _run(
     def retries(sample: Subsample, phase: str, name: str) -> None:
         for k, again in enumerate(sample.retries, start=1):
             todo = still_unknown(attempts, phase, sample.deals or {}, k)
-            label = f"escalate {name} retry {k} ({again.budget.text()})"
-            stage(label, phase, k, again.budget, todo)
+            turned = f", turn {again.turn}" if again.turn else ""
+            label = f"escalate {name} retry {k} ({again.budget.text()}{turned})"
+            options = with_turn(solver_options, again.turn)
+            stage(label, phase, k, again.budget, todo, options=options)
 
     try:
         for k, rung in enumerate(spec.ladder, start=1):

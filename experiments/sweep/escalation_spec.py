@@ -155,12 +155,15 @@ def parse_sizes(texts: tuple[str, ...] | list[str]) -> int | dict[str, int]:
 @dataclass(frozen=True)
 class Retry:
     """A sample's rows still unknown, solved again with a bigger node budget
-    (``canfield escalate --retry``). The sample stays the one drawn, so the
-    estimator's design does not change: only fewer of its rows stay unknown.
-    ``version`` is the toolkit that began the retry: only it adds attempts."""
+    or in another order (``canfield escalate --retry``, ``--turn``). The
+    sample stays the one drawn, so the estimator's design does not change:
+    only fewer of its rows stay unknown. ``version`` is the toolkit that
+    began the retry: only it adds attempts. ``turn`` is the depth-first
+    search's turned order (``Solver(turn=...)``; 0: the usual one)."""
 
     budget: Budget
     version: str = __version__
+    turn: int = 0
 
 
 @dataclass(frozen=True)
@@ -241,8 +244,11 @@ def _sample_from_json(sub: dict | None, version: str) -> Subsample | None:
         Budget(**sub["budget"]),
         None if sub.get("deals") is None else dict(sub["deals"]),
         str(sub.get("version", version)),
-        # files written before retries existed lack the key
-        tuple(Retry(Budget(**r["budget"]), str(r["version"])) for r in sub.get("retries", ())),
+        # files written before retries (or their turns) existed lack the key
+        tuple(
+            Retry(Budget(**r["budget"]), str(r["version"]), int(r.get("turn", 0)))
+            for r in sub.get("retries", ())
+        ),
     )
 
 
@@ -275,13 +281,13 @@ def merged_spec(
     subsample: Subsample | None,
     sweep_budget: Budget,
     residue: Subsample | None = None,
-    retry: tuple[int, int | None] | None = None,
+    retry: tuple[int, int | None, int] | None = None,
 ) -> EscalationSpec:
     """The escalation to run: the stored one with this command's additions.
 
-    ``retry`` is ``(nodes, memory)`` of ``--retry`` (memory None: the
-    sample's own table): it retries the residue sample when one is recorded,
-    else the subsample.
+    ``retry`` is ``(nodes, memory, turn)`` of ``--retry`` (memory None: the
+    sample's own table; turn 0: the usual order): it retries the residue
+    sample when one is recorded, else the subsample.
 
     Raises
     ------
@@ -290,7 +296,7 @@ def merged_spec(
         rungs, rungs added to a ladder another toolkit version began, rungs
         added after a subsample was drawn, another subsample or residue
         sample, a residue sample without a subsample, a retry with no sample
-        drawn or not larger than the budget before it.
+        drawn, or one that neither raises the budget nor tries a new order.
     """
     before = stored or EscalationSpec()
     old = list(before.ladder)
@@ -352,27 +358,40 @@ def merged_spec(
     )
 
 
-def _with_retry(sample: Subsample, name: str, nodes: int, memory: int | None) -> Subsample:
-    """``sample`` with a retry of ``nodes`` (a new one, or the last one resumed).
+def _with_retry(
+    sample: Subsample, name: str, nodes: int, memory: int | None, turn: int = 0
+) -> Subsample:
+    """``sample`` with a retry of ``nodes`` in order ``turn`` (a new one, or
+    the last one resumed).
+
+    A retry in the order the sample was last solved in must raise its
+    budget; one in an order the sample has not been solved in may spend any
+    budget (another order searches the same tree another way: it can win
+    early where the usual order is still deep in a losing branch).
 
     Raises
     ------
     SweepError
-        If the sample is not drawn yet, or ``nodes`` is not larger than its
-        last budget (a smaller one decides nothing new).
+        If the sample is not drawn yet, or the retry is neither larger than
+        the last budget nor in a new order (it would decide nothing new).
     """
     if sample.deals is None:
         raise SweepError(f"--retry: the {name} is not drawn yet (draw and solve it first)")
-    last = sample.retries[-1].budget if sample.retries else sample.budget
-    if sample.retries and nodes == last.nodes:
+    solves = (Retry(sample.budget, sample.version), *sample.retries)
+    last = solves[-1]
+    if sample.retries and (nodes, turn) == (last.budget.nodes, last.turn):
         return sample  # the last retry again: resume it
-    if last.nodes is not None and nodes <= last.nodes:
+    # the first solve searched in the usual order (turn 0)
+    same = [r.budget for r in solves if r.turn == turn and r.budget.nodes is not None]
+    most = max(same, key=lambda b: b.nodes, default=None)
+    if most is not None and nodes <= most.nodes:
+        order = f"turn {turn}" if turn else "the usual order"
         raise SweepError(
-            f"--retry {nodes_text(nodes)} is not larger than the {name}'s last budget, "
-            f"{last.text()}"
+            f"--retry {nodes_text(nodes)} is not larger than the {name}'s budget in "
+            f"{order}, {most.text()}: raise the budget or give a --turn not yet tried"
         )
     budget = Budget(nodes, None, sample.budget.memory if memory is None else memory)
-    return replace(sample, retries=(*sample.retries, Retry(budget)))
+    return replace(sample, retries=(*sample.retries, Retry(budget, turn=turn)))
 
 
 def check_same_version(version: str, where: str) -> None:

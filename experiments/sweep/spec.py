@@ -129,11 +129,15 @@ def parse_memory(text: str | int) -> int:
 DEFAULT_SOLVER_OPTIONS = "prune=all,probes=on,strategy=dfs"
 
 
-def solver_options(prune: str = "all", probes: bool = True, strategy: str = "dfs") -> str:
+def solver_options(
+    prune: str = "all", probes: bool = True, strategy: str = "dfs", turn: int = 0
+) -> str:
     """The canonical ``solver_options`` string of a run and its rows.
 
     ``prune`` is ``all``, ``none`` or rule names (``'P1,E1'``), stored in the
     order of ``docs/solver.md`` joined by ``+``: ``prune=P1+E1,probes=off,strategy=dfs``.
+    A turned order (``Solver(turn=...)``) adds ``,turn=T``; the usual order
+    (0) adds nothing, so the strings of earlier rows stay what they were.
 
     Raises
     ------
@@ -156,17 +160,33 @@ def solver_options(prune: str = "all", probes: bool = True, strategy: str = "dfs
         rules = "none"
     else:
         rules = "+".join(n for n, bit in PRUNING_RULES.items() if mask & bit)
-    return f"prune={rules},probes={'on' if probes else 'off'},strategy={strategy}"
+    if not 0 <= turn < 256 or (turn and strategy != "dfs"):
+        raise SweepError(f"turn={turn}: 0-255, and only the depth-first search (dfs) turns")
+    text = f"prune={rules},probes={'on' if probes else 'off'},strategy={strategy}"
+    return f"{text},turn={turn}" if turn else text
 
 
 def parse_solver_options(text: str) -> dict:
     """Inverse of :func:`solver_options`, as keyword arguments of
-    :func:`canfield.solver.search.solve_deal` (``prune``, ``probes``, ``strategy``)."""
+    :func:`canfield.solver.search.solve_deal` (``prune``, ``probes``,
+    ``strategy``, ``turn``)."""
     pieces = (text or DEFAULT_SOLVER_OPTIONS).split(",")
     fields = dict(piece.partition("=")[::2] for piece in pieces)
     rules = fields["prune"]
     prune = {"all": True, "none": False}.get(rules, rules.replace("+", ","))
-    return {"prune": prune, "probes": fields["probes"] == "on", "strategy": fields["strategy"]}
+    return {
+        "prune": prune,
+        "probes": fields["probes"] == "on",
+        "strategy": fields["strategy"],
+        "turn": int(fields.get("turn", 0)),
+    }
+
+
+def with_turn(text: str, turn: int) -> str:
+    """The solver options ``text`` with the search turned by ``turn`` (0: the usual order)."""
+    o = parse_solver_options(text)
+    prune = {True: "all", False: "none"}.get(o["prune"], o["prune"])
+    return solver_options(prune, o["probes"], o["strategy"], turn)
 
 
 def format_options(options: dict[str, int]) -> str:
