@@ -113,17 +113,33 @@ def census(position: Position, nodes: int, memory: int = 1 << 30) -> dict[str, f
     }
 
 
-@click.command()
-@click.option("--deal", "deals", type=int, multiple=True, default=(35, 6, 110), show_default=True)
-@click.option("--profile", default="strict", show_default=True)
-@click.option("--nodes", type=click.IntRange(min=1), default=1_000_000, show_default=True)
+def census_command(deals: tuple[int, ...], profile: str, nodes: int):
+    """The ``--deal``/``--profile``/``--nodes`` command of a census script,
+    with these defaults."""
+
+    def wrap(f):
+        f = click.option("--nodes", type=click.IntRange(min=1), default=nodes, show_default=True)(f)
+        f = click.option("--profile", default=profile, show_default=True)(f)
+        f = click.option("--deal", "deals", type=int, multiple=True, default=deals)(f)
+        return click.command()(f)
+
+    return wrap
+
+
+def census_or_fail(count, deal: int, profile: str, nodes: int) -> dict[str, float]:
+    """``count(position, nodes)`` of the deal; a profile it cannot read is
+    one error line."""
+    try:
+        return count(Position.from_deal(deal, profile), nodes)
+    except ValueError as exc:  # an unknown profile, or columns the census cannot read
+        raise click.ClickException(str(exc)) from None
+
+
+@census_command((35, 6, 110), "strict", 1_000_000)
 def main(deals: tuple[int, ...], profile: str, nodes: int) -> None:
     """Print the census of each deal's search."""
     for deal in deals:
-        try:
-            c = census(Position.from_deal(deal, profile), nodes)
-        except ValueError as exc:  # an unknown profile, or one without alternating colours
-            raise click.ClickException(str(exc)) from None
+        c = census_or_fail(census, deal, profile, nodes)
         ratios = (
             f"{c['distinct'] / c['without_pointer']:.2f}",
             f"{c['distinct'] / c['twin_merged']:.2f}",
