@@ -364,10 +364,11 @@ def _with_retry(
     """``sample`` with a retry of ``nodes`` in order ``turn`` (a new one, or
     the last one resumed).
 
-    A retry in the order the sample was last solved in must raise its
-    budget; one in an order the sample has not been solved in may spend any
-    budget (another order searches the same tree another way: it can win
-    early where the usual order is still deep in a losing branch).
+    A retry in an order the sample was already solved in must raise the
+    largest node budget it had in that order (the first solve is the usual
+    order, turn 0); one in an order not tried yet may spend any budget
+    (another order searches the same tree another way: it can win early
+    where the usual order is still deep in a losing branch).
 
     Raises
     ------
