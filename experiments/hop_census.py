@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 
 import click
+import numpy as np
 
 from canfield.engine import core
 from canfield.engine.position import Position
@@ -39,22 +40,17 @@ from canfield.solver.pruning import prune_mask
 Columns = list[list[int]]
 
 
-def slot_columns(slot: Slot, build: int) -> Columns:
-    """The cards of a stored slot's columns, bottom first (``build`` alt or rank)."""
-    kb = 2 if build == core.BUILD_RANK else 1
+def slot_columns(slot: Slot, rules: np.ndarray) -> Columns:
+    """The cards of a stored slot's columns, bottom first: each column's
+    fields written back into a position's column words and read by the
+    engine's own ``core.col_card`` (one decoder of the stored choices)."""
+    s = np.zeros(core.STATE_LEN, np.uint64)
     out = []
     for n, bottom, choices in slot.columns:
-        cards = [bottom] if n else []
-        for h in range(1, n):
-            choice = (choices >> ((h - 1) * kb)) & ((1 << kb) - 1)
-            rank = (bottom % 13 - h) % 13
-            if build == core.BUILD_RANK:
-                cards.append(choice * 13 + rank)
-                continue
-            red = (bottom // 13 in (1, 2)) != (h % 2 == 1)
-            suit = (2 if choice else 1) if red else (3 if choice else 0)
-            cards.append(suit * 13 + rank)
-        out.append(cards)
+        word = n | (bottom << 6) | (choices << 12)  # the column words' layout
+        s[core.COL0] = np.uint64(word & ((1 << 64) - 1))
+        s[core.COL0 + 1] = np.uint64(word >> 64)
+        out.append([int(core.col_card(s, 0, h, rules)) for h in range(n)])
     return out
 
 
@@ -129,7 +125,7 @@ def census(position: Position, nodes: int, memory: int = 1 << 30) -> dict[str, f
     distinct, merged, twins = set(), set(), set()
     for row in run.table[run.table[:, 0] != 0]:
         slot = read_slot(row, kb)
-        cols = slot_columns(slot, build)
+        cols = slot_columns(slot, position.game.rules)
         rest = (slot.pointer, slot.header)
         distinct.add((*rest, tuple(sorted(map(tuple, cols)))))
         normal, _ = hop_normal(cols, build)
