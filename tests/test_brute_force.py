@@ -128,6 +128,7 @@ def still_searching(
                     break
 
 
+@pytest.mark.long(33)
 def test_search_matches_brute_force_where_the_rules_fire():
     fired = Fired()
     for pos, truth in still_searching(range(12), "strict", range(2), 0.6, 1_500):

@@ -135,6 +135,7 @@ def test_the_compiling_message_shows_only_when_the_cache_is_cold(monkeypatch, tm
 # ---- real processes: Ctrl-C and the numba cache --------------------------------------
 
 
+@pytest.mark.long(120)
 def test_ctrl_c_during_a_cold_compile_is_one_line_and_exit_130(tmp_path):
     env = dict(os.environ, CANFIELD_NUMBA_CACHE=str(tmp_path / "cache"))
     proc = subprocess.Popen(

@@ -165,6 +165,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.long(31)
 def test_kill_9_at_2_workers_then_resume_gives_the_1_worker_rows(swept, one_worker, tmp_path):
     run = copy(swept, tmp_path / "killed")
     args = [

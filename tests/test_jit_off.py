@@ -33,6 +33,7 @@ def test_child_runs_never_include_this_module():
     assert not any("test_jit_off" in t for t in NOJIT_TESTS + BOUNDSCHECK_TESTS)
 
 
+@pytest.mark.long(300)
 def test_kernels_without_jit_pass_and_keep_their_coverage(tmp_path):
     pytest.importorskip("coverage")
     proc, percent = run_without_jit(tmp_path)
@@ -56,6 +57,7 @@ def test_bounds_checks_really_switch_on(tmp_path):
     assert out.stdout.strip() == "checked", out.stderr
 
 
+@pytest.mark.long(265)
 def test_kernels_with_bounds_checks(tmp_path):
     proc = run_with_boundscheck(tmp_path / "numba-cache")
     assert proc.returncode == 0, _failure("NUMBA_BOUNDSCHECK=1", proc)

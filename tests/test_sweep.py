@@ -352,6 +352,7 @@ def assert_quiet_interrupt(err: str) -> None:
     assert lines[-1].startswith("interrupted: "), err  # and nothing after it
 
 
+@pytest.mark.long(140)
 def test_ctrl_c_during_a_cold_compile(tmp_path):
     out = tmp_path / "run"
     proc = _start(out, "0:4", 2, nodes=2000, env={"CANFIELD_NUMBA_CACHE": str(tmp_path / "cache")})
