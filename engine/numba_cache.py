@@ -30,13 +30,17 @@ _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("engine", "solver")
 _ENV = "CANFIELD_NUMBA_CACHE"
 
-#: Seconds a cold compile of the solver's kernels takes (``canfield solve
-#: --deal 5`` with an empty cache on 2 shared cores: 20 s at load 3, 33 s at
-#: load 6; 19 s of CPU).
-COLD_COMPILE_SECONDS = 30
+#: Seconds a cold compile of the solver's one-pack kernels takes, fastest and
+#: slowest measured (``canfield solve 5`` with an empty cache on 2 cores): 48 s
+#: of CPU on toolkit 0.11.0's machine; 110 s wall (104 s of CPU) on a slower
+#: one in 0.12.0, where 0.11.0's own kernels took 95 s, so most of the range
+#: is the machine. Two packs (``double``) compile 37 s more. Most of it is
+#: numba inlining the small helpers into the search loop, which is what makes
+#: the loop fast (docs/solver.md, "Earlier speed work").
+COLD_COMPILE_SECONDS = (50, 120)
 
 #: What ``solve`` and ``sweep`` say before a cold compile.
-COMPILING_NOTE = f"compiling the solver (first run only, about {COLD_COMPILE_SECONDS} s)"
+COMPILING_NOTE = "compiling the solver (first run only, about 1-2 minutes)"
 
 # the directory configure() chose
 _cache_dir: Path | None = None
