@@ -30,17 +30,20 @@ _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("engine", "solver")
 _ENV = "CANFIELD_NUMBA_CACHE"
 
-#: Seconds a cold compile of the solver's one-pack kernels takes, fastest and
-#: slowest measured (``canfield solve 5`` with an empty cache on 2 cores): 48 s
+#: Minutes a cold compile of the solver's one-pack kernels takes, rounded from
+#: the fastest and slowest measured (``canfield solve 5``, empty cache, 2 cores): 48 s
 #: of CPU on toolkit 0.11.0's machine; 110 s wall (104 s of CPU) on a slower
 #: one in 0.12.0, where 0.11.0's own kernels took 95 s, so most of the range
 #: is the machine. Two packs (``double``) compile 37 s more. Most of it is
 #: numba inlining the small helpers into the search loop, which is what makes
 #: the loop fast (docs/solver.md, "Earlier speed work").
-COLD_COMPILE_SECONDS = (50, 120)
+COLD_COMPILE_MINUTES = (1, 2)
 
 #: What ``solve`` and ``sweep`` say before a cold compile.
-COMPILING_NOTE = "compiling the solver (first run only, about 1-2 minutes)"
+COMPILING_NOTE = (
+    f"compiling the solver (first run only, about {COLD_COMPILE_MINUTES[0]}-"
+    f"{COLD_COMPILE_MINUTES[1]} minutes)"
+)
 
 # the directory configure() chose
 _cache_dir: Path | None = None
@@ -125,7 +128,7 @@ def interrupts_deferred() -> Iterator[None]:
     callback cannot pass it on, so Python prints "Exception ignored ..." and
     numba fails later with "no compiled object yet", a traceback for a plain
     Ctrl-C. Held back, the interrupt costs at most the rest of the compile
-    (``COLD_COMPILE_SECONDS``). A second Ctrl-C is not held: the user insists.
+    (``COLD_COMPILE_MINUTES``). A second Ctrl-C is not held: the user insists.
     Outside the main thread signals cannot be handled, and a process that
     ignores Ctrl-C goes on ignoring it, so nothing changes there.
     """
