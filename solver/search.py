@@ -447,21 +447,21 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
     (:func:`~canfield.engine.numba_cache.interrupts_deferred`).
     """
     t0 = time.perf_counter()
-    if packs == 2:
-        pos = Position.from_deal(0, "double")
-        with interrupts_deferred():
+    # making the position compiles engine kernels too: inside the held block
+    with interrupts_deferred():
+        if packs == 2:
+            pos = Position.from_deal(0, "double")
             Solver(memory=1 << 22).solve(pos, seconds=600, nodes=config.WARM_UP_DOUBLE_NODES)
-    else:
-        pos = Position.from_parts(
-            "strict",
-            base=5,
-            foundations=[12, 11, 13, 13],
-            reserve=[],
-            columns=[parse_cards("5C"), [], [], []],
-            stock=[],
-            waste=parse_cards("5D 4D"),
-        )
-        with interrupts_deferred():
+        else:
+            pos = Position.from_parts(
+                "strict",
+                base=5,
+                foundations=[12, 11, 13, 13],
+                reserve=[],
+                columns=[parse_cards("5C"), [], [], []],
+                stock=[],
+                waste=parse_cards("5D 4D"),
+            )
             # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy
             Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)
