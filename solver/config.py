@@ -83,3 +83,8 @@ DOUBLE_BEAM_DEPTH = 400
 #: two-pack kernel: enough for each stage (beam, probes, search) to run, far
 #: too few to win.
 WARM_UP_DOUBLE_NODES = 400
+
+#: Positions of strict deal 0 that ``warm_up("layers")`` searches so that the
+#: layered stage runs (and compiles): the depth-first share before it is a
+#: tenth of these, far too few to decide the deal.
+WARM_UP_LAYERS_NODES = 400

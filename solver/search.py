@@ -438,7 +438,9 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
     """Compile (or load from numba's cache) every kernel of ``strategy`` for
     games of ``packs`` packs; return the seconds it took.
 
-    One pack: solving a two-move position touches every kernel. Two packs
+    One pack: solving a two-move position touches every depth-first kernel;
+    the layered strategy then searches a few hundred positions of deal 0,
+    since the two-move position is decided before its layers start. Two packs
     (``double``, searched depth-first whatever the strategy): a few hundred
     positions of deal 0 run every stage (beam, probes, search), none of which
     wins there. Either way the first real solve is not charged for
@@ -465,6 +467,12 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
             # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy
             Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)
+            if kernels == "layers":
+                # the two-move position is decided before the layers start
+                deal = Position.from_deal(0, "strict")
+                Solver(memory=1 << 22, strategy="layers", probes=False).solve(
+                    deal, seconds=600, nodes=config.WARM_UP_LAYERS_NODES
+                )
     mark_warm(_warm_tag(strategy, packs))
     return time.perf_counter() - t0
 

@@ -4,6 +4,9 @@ would leave it unknown for a reason that has nothing to do with the deal."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from canfield.experiments.sweep import rows, runner
@@ -35,3 +38,18 @@ def test_a_sweep_compiles_for_every_pack_count_it_will_meet():
     batches = [("strict", [0, 1]), ("double", [0]), ("hevagames", [2])]
     assert runner.batch_packs(batches) == {1, 2}
     assert runner.batch_packs(batches[:1]) == {1}
+
+
+def test_the_layered_warm_up_loads_the_layered_kernels():
+    # a fresh process (kernels another test ran here would hide a miss); the
+    # cache is the suite's, so the kernels load instead of compiling
+    code = (
+        "from canfield.solver import layers\n"
+        "from canfield.solver.search import warm_up\n"
+        "warm_up('layers')\n"
+        "print(sorted(f.__name__ for f in (layers.layers_root, layers.layers_run)"
+        " if f.signatures))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['layers_root', 'layers_run']", out.stdout
