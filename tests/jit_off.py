@@ -28,11 +28,12 @@ hardly a line: whole-deal solves, deep games, brute force on tangled or
 passes=2 positions, the dominator census; rule B1's whole-deal census and the
 bound's late-game brute force run under ``storehouse`` only (each other
 profile added 10-90 s as Python and no line; ``storehouse`` alone reaches the
-limited-pass pointer rule). Measured when last chosen, with line contexts
-(``coverage run`` with ``dynamic_context = test_function``: which lines each
-test alone reaches): 295 s under coverage on one core, 86% of the measured
-lines, against 508 s and the same lines but three of the layered search's P1
-branch (strict late positions, still run compiled).
+limited-pass pointer rule); and ``NOJIT_DESELECT``, 35 parametrised cases
+whose every line the kept ones reach. Chosen with line contexts (which lines
+each test alone reaches): 508 s under coverage on one core before, 295 s
+after the four slow runs went (the same lines but three of the layered
+search's P1 branch, strict late positions, still run compiled), then
+``NOJIT_DESELECT`` (no line lost).
 
 The bounds-check run recompiles the kernels with ``NUMBA_BOUNDSCHECK=1`` in a
 fresh cache folder, so an index past the end of an array raises instead of
@@ -92,6 +93,49 @@ NOJIT_SELECT = " or ".join(
     ]
 )
 
+# Left out of the no-JIT run by node id: tests of 2 s or more as Python whose
+# every line some kept test reaches, found greedily, longest first, from a
+# run that switched coverage's context at each test (a context per node id).
+# They still run compiled in the suite. A hypothesis test among them took
+# 4-140 s as Python from one run to the next.
+NOJIT_DESELECT = [
+    "tests/test_core_vs_reference.py::test_arbitrary_position_agrees[double:passes=inf]",
+    "tests/test_core_vs_reference.py::test_playout_agrees[cardgames-draw1]",
+    "tests/test_solver.py::test_solver_matches_brute_force_on_late_positions[superior-16-30000]",
+    "tests/test_rainbow.py::test_w1_kernel_agrees_with_the_reference_rules",
+    "tests/test_bound.py::test_bound_after_a_move_equals_the_bound_computed_afresh[rainbow]",
+    "tests/test_core_vs_reference.py::test_arbitrary_position_agrees[double]",
+    "tests/test_bound.py::test_bound_after_a_move_equals_the_bound_computed_afresh[strict:draw=1]",
+    "tests/test_bound.py::test_bound_never_rises_and_never_falls_below_banked[rainbow]",
+    "tests/test_bound.py::test_kernel_matches_reference_along_random_games[strict:draw=1]",
+    "tests/test_bound.py::test_kernel_matches_reference_along_random_games[rainbow]",
+    "tests/test_bound.py::test_kernel_matches_reference_along_random_games[strict]",
+    "tests/test_bound.py::test_bound_after_a_move_equals_the_bound_computed_afresh[strict]",
+    "tests/test_bound.py::test_kernel_matches_reference_along_random_games[selective]",
+    "tests/test_bound.py::test_kernel_matches_reference_along_random_games[strict:wrap=base]",
+    "tests/test_core_vs_reference.py::test_canonical_key_from_playout[cardgames]",
+    "tests/test_bound.py::test_bound_after_a_move_equals_the_bound_computed_afresh[selective]",
+    "tests/test_kernel.py::test_macro_children_match_the_engine[cardgames-draw1]",
+    "tests/test_core_vs_reference.py::test_canonical_key_from_playout[hevagames]",
+    "tests/test_kernel.py::test_macro_children_match_the_engine[strict:draw=1]",
+    "tests/test_bound.py::test_bound_never_rises_and_never_falls_below_banked[strict]",
+    "tests/test_solver.py::test_solver_matches_brute_force_on_late_positions[storehouse-16-30000]",
+    "tests/test_double.py::test_solver_agrees_with_a_brute_force_over_the_reference",
+    "tests/test_core_vs_reference.py::test_canonical_key_from_playout[storehouse]",
+    "tests/test_core_vs_reference.py::test_canonical_key_from_playout[rainbow]",
+    "tests/test_core_vs_reference.py::test_canonical_key_from_playout[strict]",
+    "tests/test_bound.py::test_bound_is_at_least_the_brute_force_best_late_in_games[storehouse]",
+    "tests/test_core_vs_reference.py::test_arbitrary_position_agrees[cardgames]",
+    "tests/test_kernel.py::test_macro_children_match_the_engine[storehouse]",
+    "tests/test_kernel.py::test_macro_children_match_the_engine[hevagames]",
+    "tests/test_kernel.py::test_macro_children_match_the_engine[solvitaire]",
+    "tests/test_rules.py::test_invariants_in_random_play[cardgames-None]",
+    "tests/test_core_vs_reference.py::test_arbitrary_position_agrees[double:draw=1,wrap=base]",
+    "tests/test_core_vs_reference.py::test_arbitrary_position_agrees[superior:moves=any]",
+    "tests/test_kernel.py::test_the_undo_move_is_the_only_child_left_out[hevagames]",
+    "tests/test_rules.py::test_invariants_in_random_play[solvitaire-None]",
+]
+
 # Compiling is most of this run's time: these few tests reach the engine
 # kernels and both searches' tables.
 BOUNDSCHECK_TESTS = ["tests/test_rules.py", "tests/test_solver.py", "tests/test_layers.py"]
@@ -114,10 +158,12 @@ FLOORS = {
 }
 
 
-def _pytest(tests: list[str], select: str) -> list[str]:
+def _pytest(tests: list[str], select: str, deselect: list[str] | None = None) -> list[str]:
     # one process (-n 0 overrides the -n auto of pyproject's addopts): coverage
     # follows no xdist worker, and the outer suite already fills the cores
     args = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *tests]
+    for node in deselect or []:
+        args += ["--deselect", node]
     return args + (["-k", select] if select else [])
 
 
@@ -135,7 +181,7 @@ def run_without_jit(workdir: Path) -> tuple[subprocess.CompletedProcess, dict[st
     omit = ",".join(str(ROOT / m) for m in UNMEASURED)
     run = [*cov, "run", f"--data-file={data}", f"--include={include}", f"--omit={omit}", "-m"]
     proc = subprocess.run(
-        run + _pytest(NOJIT_TESTS, NOJIT_SELECT)[2:],
+        run + _pytest(NOJIT_TESTS, NOJIT_SELECT, NOJIT_DESELECT)[2:],
         cwd=ROOT,
         env=_env(NUMBA_DISABLE_JIT="1"),
         capture_output=True,
