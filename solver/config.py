@@ -62,8 +62,10 @@ PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
 #: ``solver.double_beam`` keeping ``width`` positions a depth), the width,
 #: and the share of the time and node budgets it may spend before the full
 #: search takes what is left. The narrow depth-first probe comes first: it
-#: wins easy deals (unlimited passes) in a few hundred positions.
-DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 4000, 0.5), ("dfs", 3, 0.3))
+#: wins easy deals (unlimited passes) in a few hundred positions. On deals
+#: 0-39 at 200,000 positions every win was the beam's (19 with 50% of the
+#: budget, 23 with 85%), so it takes most (docs/solver.md, "Two packs").
+DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 4000, 0.85), ("dfs", 3, 0.05))
 #: The beam's width is its share of the node budget over ``DOUBLE_BEAM_LAYERS``
 #: (a won line is about 100 macro moves deep: a beam too wide for its budget
 #: runs out before it gets there), at least ``DOUBLE_BEAM_MIN_WIDTH`` and at
@@ -72,10 +74,15 @@ DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 4000, 0.5), ("dfs", 3, 0.3))
 DOUBLE_BEAM_LAYERS = 150
 DOUBLE_BEAM_MIN_WIDTH = 16
 DOUBLE_BEAM_RATE = 200_000
-#: The beam's score of a position: points per card banked, minus points per
-#: card in the reserve and per redeal used (on double deals 0-19 a costly
-#: redeal banked most: docs/findings.md, "Two packs").
-DOUBLE_BEAM_WEIGHTS = (10, 3, 300)
+#: The beam's score of a position (``solver.double_beam.score``): points per
+#: card banked; minus points per card in the reserve and per stock card not
+#: yet played; plus points per stock card the walk will still turn over (in
+#: this pass and the passes left). Chosen on deals 0-39 at 1,000 positions a
+#: depth (docs/solver.md, "Two packs"); 0.12.0's (10, 3, 300 a redeal) won 0.
+DOUBLE_BEAM_WEIGHTS = (10, 3, 4, 4)
+#: Passes left after this one that the walk term counts under unlimited passes
+#: (``double:passes=inf``), as in the preset's first pass.
+DOUBLE_BEAM_UNLIMITED_LATER = 2
 #: The most macro moves its lines may have (a won line is far shorter).
 DOUBLE_BEAM_DEPTH = 400
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 
+import numpy as np
 import pytest
 from reference_rules import (
     _auto_fill,
@@ -25,6 +26,7 @@ from reference_rules import (
 from test_cli import assert_user_error, run
 from test_solver import brute_force
 
+from canfield.engine import core_double
 from canfield.engine.cards import cards_str, parse_cards, rank_of
 from canfield.engine.deals import deal_cards
 from canfield.engine.formats import position_from_text, position_to_text
@@ -32,6 +34,7 @@ from canfield.engine.position import Position, PositionError
 from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.experiments.sweep.store import load_run
 from canfield.solver import config
+from canfield.solver.double_beam import score
 from canfield.solver.double_run import beam_probe, expand
 from canfield.solver.pruning import P1_HOME
 from canfield.solver.search import Solver, solve_deal
@@ -242,7 +245,6 @@ def test_p1_waits_for_the_other_copy_of_the_card():
     """The two-pack condition: x goes home by force only when the lower
     foundation of its suit takes it; with the lower one behind, the other
     copy of x may still need the higher one (docs/solver.md, "Two packs")."""
-    from canfield.engine import core_double
     from canfield.solver.double_dfs import p1_home
 
     profile = parse_profile("double")
@@ -306,16 +308,53 @@ def test_beam_stage_keeps_the_budget_and_its_line_on_a_whole_deal():
 
 
 def test_a_deal_the_beam_wins_says_so_and_replays_to_104():
-    """Deal 14 (three passes) is won by the beam probe within 2,000,000
+    """Deal 14 (three passes) is won by the beam probe within 200,000
     positions, where the depth-first searches alone found no win: the result
     names the beam as the stage that answered, and the solution replays."""
     pos = Position.from_deal(14, "double")
-    r = Solver().solve(pos, seconds=300, nodes=2_000_000)
+    r = Solver().solve(pos, seconds=300, nodes=200_000)
     assert (r.result, r.stage) == ("won", "beam")
     end = pos
     for move in r.moves:
         end = end.apply(move)
     assert end.is_won() and end.banked == 104
+
+
+def test_the_beam_counts_the_stock_walk_left():
+    """The beam's score (solver/double_beam.py) rewards stock cards the walk
+    will still turn over: the same position with the pointer further into
+    the pass, or one redeal later, scores lower. And the term bites on whole
+    deals: with it the beam wins deals 0-11 that it wins none of without it
+    (its weight zeroed), at the same 250 positions a depth."""
+    pos = Position.from_deal(3, "double")
+    g = pos.game
+    weights = np.array(config.DOUBLE_BEAM_WEIGHTS, np.int64)
+    start = score(pos.state, g.arr, g.rules, weights)
+    walked = pos.state.copy()
+    core_double.set_waste_ptr(walked, 30)
+    redealt = pos.state.copy()
+    core_double.set_redeals(redealt, 1)
+    assert start > score(walked, g.arr, g.rules, weights) > score(redealt, g.arr, g.rules, weights)
+
+    def wins(weights: tuple[int, ...]) -> list[int]:
+        won = []
+        for deal in range(12):
+            p = Position.from_deal(deal, "double")
+            r = beam_probe(p, time.perf_counter(), 600.0, 50_000, 1 << 26, P1_HOME, 250)
+            if r["result"] == "won":
+                line, end = expand(p, r["macros"])
+                assert end.is_won()
+                won.append(deal)
+        return won
+
+    with_walk = wins(config.DOUBLE_BEAM_WEIGHTS)
+    original = config.DOUBLE_BEAM_WEIGHTS
+    try:
+        config.DOUBLE_BEAM_WEIGHTS = (*original[:3], 0)
+        without_walk = wins(config.DOUBLE_BEAM_WEIGHTS)
+    finally:
+        config.DOUBLE_BEAM_WEIGHTS = original
+    assert len(with_walk) >= 3 and len(without_walk) < len(with_walk), (with_walk, without_walk)
 
 
 def _rest(counts: list[int], placed: list[int]) -> list[int]:
