@@ -21,6 +21,7 @@ from reference_rules import (
     ref_apply,
     ref_banked,
     ref_from_snapshot,
+    ref_initial,
     ref_snapshot,
 )
 from test_cli import assert_user_error, run
@@ -318,6 +319,11 @@ def test_a_deal_the_beam_wins_says_so_and_replays_to_104():
     for move in r.moves:
         end = end.apply(move)
     assert end.is_won() and end.banked == 104
+    # and on the plain reference rules, from the deal itself
+    ref = ref_initial(deal_cards(14, 2), parse_profile("double"))
+    for move in r.moves:
+        ref = ref_apply(ref, str(move))
+    assert ref_banked(ref) == 104
 
 
 def test_the_beam_counts_the_stock_walk_left():
