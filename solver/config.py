@@ -65,15 +65,20 @@ PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
 #: wins easy deals (unlimited passes) in a few hundred positions. On deals
 #: 0-39 at 200,000 positions every win was the beam's (19 with 50% of the
 #: budget, 23 with 85%), so it takes most (docs/solver.md, "Two packs").
-DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 4000, 0.85), ("dfs", 3, 0.05))
+#: The beam's width cap, 16,000, is for big node budgets (escalations): at
+#: 3,000,000 positions it won 8 of 11 deals 200,000 left unknown. Each
+#: position of width costs about 13 KB of scratch (candidates and lines).
+DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 16000, 0.85), ("dfs", 3, 0.05))
 #: The beam's width is its share of the node budget over ``DOUBLE_BEAM_LAYERS``
 #: (a won line is about 100 macro moves deep: a beam too wide for its budget
 #: runs out before it gets there), at least ``DOUBLE_BEAM_MIN_WIDTH`` and at
 #: most the width above; with a time budget alone, the positions it may keep
-#: are guessed at ``DOUBLE_BEAM_RATE`` a second.
+#: are guessed at ``DOUBLE_BEAM_RATE`` a second: about 4,000 wide at 10 s.
+#: A beam too wide for its time ends unknown before its lines are deep
+#: enough (deals 0-39 at 10 s: 29 won about 4,000 wide, 8 about 11,000 wide).
 DOUBLE_BEAM_LAYERS = 150
 DOUBLE_BEAM_MIN_WIDTH = 16
-DOUBLE_BEAM_RATE = 200_000
+DOUBLE_BEAM_RATE = 70_000
 #: The beam's score of a position (``solver.double_beam.score``): points per
 #: card banked; minus points per card in the reserve and per stock card not
 #: yet played; plus points per stock card the walk will still turn over (in
