@@ -76,3 +76,17 @@ def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
         profiles = {row["profile"] for row in csv.DictReader(fh)}
     assert profiles == {"storehouse:passes=2,space=any"}
     one_error_line(run("bench", "solver", "--profiles", "strict,nope", "--out", str(out)), "nope")
+
+
+def test_the_solver_bench_counts_the_beam_s_wins_as_a_probe_s():
+    """``wins by probes`` counts every win a probe made: the one-pack probes
+    (probe2, probe3) and the two-pack beam, not the full searches."""
+    from canfield.experiments.bench.solver import summarise
+
+    def row(result: str, stage: str) -> dict:
+        return {"result": result, "stage": stage, "seconds": 1.0, "nodes": 10, "banked": 5,
+                "peak_table_bytes": 1}  # fmt: skip
+
+    rows = [row("won", "beam"), row("won", "probe3"), row("won", "dfs"), row("unknown", "beam")]
+    rows += [row("won", "shared2"), row("lost", "dfs")]
+    assert summarise(rows)["won_by_probe"] == 2
