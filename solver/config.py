@@ -73,12 +73,17 @@ DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 16000, 0.85), ("dfs", 3, 0.05))
 #: (a won line is about 100 macro moves deep: a beam too wide for its budget
 #: runs out before it gets there), at least ``DOUBLE_BEAM_MIN_WIDTH`` and at
 #: most the width above; with a time budget alone, the positions it may keep
-#: are guessed at ``DOUBLE_BEAM_RATE`` a second: about 4,000 wide at 10 s.
+#: are guessed at ``DOUBLE_BEAM_RATE`` a second (about 4,000 wide at 10 s) until
+#: the beam has measured its own rate (``DOUBLE_BEAM_MIN_DEPTHS_LEFT``).
 #: A beam too wide for its time ends unknown before its lines are deep
 #: enough (deals 0-39 at 10 s: 29 won about 4,000 wide, 8 about 11,000 wide).
 DOUBLE_BEAM_LAYERS = 150
 DOUBLE_BEAM_MIN_WIDTH = 16
 DOUBLE_BEAM_RATE = 70_000
+#: Under a time budget alone, after its first chunk the beam re-sizes itself
+#: to the rate it has measured: the time left spread over the depths a won
+#: line still needs, at least this many.
+DOUBLE_BEAM_MIN_DEPTHS_LEFT = 20
 #: The beam's score of a position (``solver.double_beam.score``): points per
 #: card banked; minus points per card in the reserve and per stock card not
 #: yet played; plus points per stock card the walk will still turn over (in

@@ -22,6 +22,7 @@ from canfield.solver.double_beam import (
     AT_BEST_DEPTH,
     AT_BEST_INDEX,
     AT_DEPTH,
+    AT_N,
     beam,
     beam_start,
     line_of,
@@ -219,6 +220,18 @@ def _search(
     return _outcome(result, reason, macros, stats, keys.nbytes + used.nbytes)
 
 
+def _timed_width(t0: float, seconds: float, started: float, kept: int, depth: int, cap: int) -> int:
+    """The beam's width for its next depths under a time budget: the positions
+    the time left holds at the rate the beam has kept them so far, spread
+    over the depths a won line still needs (``config.DOUBLE_BEAM_LAYERS``
+    less the depth reached, at least ``config.DOUBLE_BEAM_MIN_DEPTHS_LEFT``)."""
+    now = time.perf_counter()
+    rate = kept / max(now - started, 1e-6)
+    depths = max(config.DOUBLE_BEAM_LAYERS - depth, config.DOUBLE_BEAM_MIN_DEPTHS_LEFT)
+    fit = int((t0 + seconds - now) * rate / depths)
+    return min(cap, max(config.DOUBLE_BEAM_MIN_WIDTH, fit))
+
+
 def beam_probe(
     position: Position,
     t0: float,
@@ -232,12 +245,17 @@ def beam_probe(
     runs out; its end is never "lost". ``width`` is the most positions a
     depth: fewer when the budget is small (``config.DOUBLE_BEAM_LAYERS``)."""
     g = position.game
+    cap = width
     budget = nodes if nodes is not None else int(seconds * config.DOUBLE_BEAM_RATE)
-    width = min(width, max(config.DOUBLE_BEAM_MIN_WIDTH, budget // config.DOUBLE_BEAM_LAYERS))
+    width = min(cap, max(config.DOUBLE_BEAM_MIN_WIDTH, budget // config.DOUBLE_BEAM_LAYERS))
+    # under a time budget alone the width follows the rate measured so far
+    # (a node budget keeps it fixed, so rows stay the same on every machine)
+    adapt = nodes is None and np.isfinite(seconds)
+    started = time.perf_counter()
     keys, used, stats, buf, seen = _work_arrays(nodes, memory)
-    layer = np.zeros((width, core_double.STATE_LEN), np.uint64)
+    layer = np.zeros((cap if adapt else width, core_double.STATE_LEN), np.uint64)
     nxt = np.zeros_like(layer)
-    parent = np.zeros((config.DOUBLE_BEAM_DEPTH, width), np.int64)
+    parent = np.zeros((config.DOUBLE_BEAM_DEPTH, layer.shape[0]), np.int64)
     macs = np.zeros_like(parent)
     at = np.zeros(4, np.int64)
     weights = np.array(config.DOUBLE_BEAM_WEIGHTS, np.int64)
@@ -270,9 +288,12 @@ def beam_probe(
         limit = room if nodes is None else min(nodes, room)
         done = int(stats[ST_NODES])
         pause = min(pause, done + nodes_in_time(t0, seconds, done, config.CHUNK_NODES))
+        if adapt and stats[ST_NODES] > 0:
+            width = _timed_width(t0, seconds, started, int(stats[ST_NODES]), int(at[AT_DEPTH]), cap)
+            at[AT_N] = min(at[AT_N], width)  # the layer is best first: keep the best
         code = beam(
-            layer, nxt, at, g.arr, g.rules, np.int64(prune), weights, pause, limit,
-            keys, used, parent, macs, stats, buf, seen,
+            layer[:width], nxt[:width], at, g.arr, g.rules, np.int64(prune), weights, pause,
+            limit, keys, used, parent, macs, stats, buf, seen,
         )  # fmt: skip
     if code == WON:
         reason = "won"
@@ -280,7 +301,8 @@ def beam_probe(
         reason = "probe"
     macros = line_of(parent, macs, int(at[AT_BEST_DEPTH]), int(at[AT_BEST_INDEX]))
     result = "won" if code == WON else "unknown"
-    return _outcome(result, reason, macros, stats, keys.nbytes + used.nbytes)
+    # the width of the last depths (it follows the clock under a time budget)
+    return _outcome(result, reason, macros, stats, keys.nbytes + used.nbytes) | {"width": width}
 
 
 def solve_double(

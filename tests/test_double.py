@@ -363,6 +363,26 @@ def test_the_beam_counts_the_stock_walk_left():
     assert len(with_walk) >= 3 and len(without_walk) < len(with_walk), (with_walk, without_walk)
 
 
+def test_under_a_time_budget_the_beam_sizes_itself_to_the_clock():
+    """With a node budget the beam's width is fixed by the budget (rows stay
+    the same on every machine); with a time budget alone it starts from a
+    guessed rate and then follows the rate it measures: the width it ends
+    with differs from the guess, stays within its bounds, and the probe
+    still answers won or unknown within about its time."""
+    pos = Position.from_deal(3, "double")
+    ((_, cap, _),) = [p for p in config.DOUBLE_PROBES if p[0] == "beam"]
+    fixed = beam_probe(pos, time.perf_counter(), 600.0, 60_000, 1 << 26, P1_HOME, cap)
+    assert fixed["width"] == 60_000 // config.DOUBLE_BEAM_LAYERS
+    seconds = 2.0
+    guess = int(seconds * config.DOUBLE_BEAM_RATE) // config.DOUBLE_BEAM_LAYERS
+    t0 = time.perf_counter()
+    timed = beam_probe(pos, t0, seconds, None, 1 << 28, P1_HOME, cap)
+    assert timed["result"] in ("won", "unknown")
+    assert time.perf_counter() - t0 < seconds + 2.0
+    assert config.DOUBLE_BEAM_MIN_WIDTH <= timed["width"] <= cap
+    assert timed["width"] != guess, (timed["width"], guess)
+
+
 def _rest(counts: list[int], placed: list[int]) -> list[int]:
     """The cards neither on the foundations ``counts`` nor in ``placed``."""
     cards = list(range(52)) * 2
