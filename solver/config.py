@@ -65,9 +65,10 @@ PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
 #: wins easy deals (unlimited passes) in a few hundred positions. On deals
 #: 0-39 at 200,000 positions every win was the beam's (19 with 50% of the
 #: budget, 23 with 85%), so it takes most (docs/solver.md, "Two packs").
-#: The beam's width cap, 16,000, is for big node budgets (escalations): at
-#: 3,000,000 positions it won 8 of 11 deals 200,000 left unknown. Each
-#: position of width costs about 13 KB of scratch (candidates and lines).
+#: The beam's width cap, 16,000, holds under a time budget (the width follows
+#: the clock); under a node budget the width is the budget's share over
+#: ``DOUBLE_BEAM_LAYERS`` with no cap but memory (``DOUBLE_BEAM_MEMORY_SHARE``;
+#: ``solver.double_run.beam_bytes``), so escalations widen it.
 DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 16000, 0.85), ("dfs", 3, 0.05))
 #: The beam's width is its share of the node budget over ``DOUBLE_BEAM_LAYERS``
 #: (a won line is about 100 macro moves deep: a beam too wide for its budget
@@ -78,6 +79,10 @@ DOUBLE_PROBES = (("dfs", 2, 0.05), ("beam", 16000, 0.85), ("dfs", 3, 0.05))
 #: A beam too wide for its time ends unknown before its lines are deep
 #: enough (deals 0-39 at 10 s: 29 won about 4,000 wide, 8 about 11,000 wide).
 DOUBLE_BEAM_LAYERS = 150
+#: The share of the memory budget (``--memory``) the beam's scratch may take
+#: (about 19 KB a position of width); the table gets the rest. Under a node
+#: budget this, not the width in ``DOUBLE_PROBES``, caps the width.
+DOUBLE_BEAM_MEMORY_SHARE = 0.5
 DOUBLE_BEAM_MIN_WIDTH = 16
 DOUBLE_BEAM_RATE = 70_000
 #: Under a time budget alone, after its first chunk the beam re-sizes itself

@@ -232,6 +232,25 @@ def _timed_width(t0: float, seconds: float, started: float, kept: int, depth: in
     return min(cap, max(config.DOUBLE_BEAM_MIN_WIDTH, fit))
 
 
+def beam_bytes(width: int) -> int:
+    """Bytes of scratch a beam ``width`` positions wide holds: two depths of
+    positions, the line arrays of every depth and the candidate children
+    (``solver.double_beam.beam``)."""
+    depth = 2 * core_double.STATE_LEN * 8 + 2 * config.DOUBLE_BEAM_DEPTH * 8
+    return width * (depth + 3 * 8 * core.MAX_MOVES)
+
+
+def beam_width_cap(width: int, nodes: int | None) -> int:
+    """The beam's width cap for a solve: ``width`` (``config.DOUBLE_PROBES``)
+    under a time budget, where the width follows the clock; under a node
+    budget none but the budget's own (its share over
+    ``config.DOUBLE_BEAM_LAYERS``), so a bigger budget in an escalation
+    widens the beam instead of leaving its positions to the depth-first
+    search, which wins no two-pack deal. Memory caps both
+    (:func:`beam_probe`)."""
+    return width if nodes is None else max(width, nodes // config.DOUBLE_BEAM_LAYERS)
+
+
 def beam_probe(
     position: Position,
     t0: float,
@@ -245,15 +264,19 @@ def beam_probe(
     runs out; its end is never "lost". ``width`` is the most positions a
     depth: fewer when the budget is small (``config.DOUBLE_BEAM_LAYERS``)."""
     g = position.game
-    cap = width
+    per_width = beam_bytes(1)
+    # the beam's scratch counts in the memory budget: at most its share
+    cap = max(1, min(width, int(memory * config.DOUBLE_BEAM_MEMORY_SHARE) // per_width))
     budget = nodes if nodes is not None else int(seconds * config.DOUBLE_BEAM_RATE)
     width = min(cap, max(config.DOUBLE_BEAM_MIN_WIDTH, budget // config.DOUBLE_BEAM_LAYERS))
     # under a time budget alone the width follows the rate measured so far
     # (a node budget keeps it fixed, so rows stay the same on every machine)
     adapt = nodes is None and np.isfinite(seconds)
     started = time.perf_counter()
-    keys, used, stats, buf, seen = _work_arrays(nodes, memory)
-    layer = np.zeros((cap if adapt else width, core_double.STATE_LEN), np.uint64)
+    rows = cap if adapt else width
+    table_memory = memory - beam_bytes(rows)
+    keys, used, stats, buf, seen = _work_arrays(nodes, table_memory)
+    layer = np.zeros((rows, core_double.STATE_LEN), np.uint64)
     nxt = np.zeros_like(layer)
     parent = np.zeros((config.DOUBLE_BEAM_DEPTH, layer.shape[0]), np.int64)
     macs = np.zeros_like(parent)
@@ -270,7 +293,7 @@ def beam_probe(
         pause = int(stats[ST_NODES]) + config.CHUNK_NODES
         # room for the next chunk and the depth that may end it, if memory allows
         need = pause + width if nodes is None else min(pause + width, nodes)
-        if need > room and 2 * keys.nbytes + 2 * used.nbytes <= memory:
+        if need > room and 2 * keys.nbytes + 2 * used.nbytes <= table_memory:
             if not rehash_in_time(t0, seconds, rate * 2 * keys.shape[0]):
                 reason = "time"
                 break
@@ -333,6 +356,8 @@ def solve_double(
     for kind, width, share in config.DOUBLE_PROBES if probes else ():
         probe = beam_probe if kind == "beam" else _search
         probe_nodes = None if nodes is None else max(1, int(nodes * share))
+        if kind == "beam":
+            width = beam_width_cap(width, probe_nodes)
         r = probe(position, t0, seconds * share, probe_nodes, memory, prune, width)
         # named as the one-pack search names its stages (``probe2``), plus ``beam``
         r["stage"] = "beam" if kind == "beam" else f"probe{width}"

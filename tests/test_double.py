@@ -36,7 +36,7 @@ from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.experiments.sweep.store import load_run
 from canfield.solver import config
 from canfield.solver.double_beam import score
-from canfield.solver.double_run import beam_probe, expand
+from canfield.solver.double_run import beam_bytes, beam_probe, beam_width_cap, expand
 from canfield.solver.pruning import P1_HOME
 from canfield.solver.search import Solver, solve_deal
 
@@ -381,6 +381,30 @@ def test_under_a_time_budget_the_beam_sizes_itself_to_the_clock():
     assert time.perf_counter() - t0 < seconds + 2.0
     assert config.DOUBLE_BEAM_MIN_WIDTH <= timed["width"] <= cap
     assert timed["width"] != guess, (timed["width"], guess)
+
+
+def test_a_node_budget_widens_the_beam_up_to_its_memory_share():
+    """Under a node budget the width is the budget's share over the beam's
+    depths with no fixed cap (an escalation's bigger budget widens it);
+    under a time budget the cap of ``DOUBLE_PROBES`` holds. Memory caps
+    both: the scratch stays within its share of ``--memory`` and the table
+    takes only the rest."""
+    ((_, cap, share),) = [p for p in config.DOUBLE_PROBES if p[0] == "beam"]
+    big = 30_000_000
+    assert beam_width_cap(cap, None) == cap
+    assert beam_width_cap(cap, big) == big // config.DOUBLE_BEAM_LAYERS > cap
+    assert beam_width_cap(cap, 60_000) == cap  # a small budget: its own width is smaller
+    pos = Position.from_deal(3, "double")
+    nodes = 60_000
+    asked = nodes // config.DOUBLE_BEAM_LAYERS
+    roomy = beam_probe(pos, time.perf_counter(), 600.0, nodes, 1 << 28, P1_HOME, cap)
+    assert roomy["width"] == asked
+    memory = int(2 * beam_bytes(asked // 4) / config.DOUBLE_BEAM_MEMORY_SHARE)
+    tight = beam_probe(pos, time.perf_counter(), 600.0, nodes, memory, P1_HOME, cap)
+    assert tight["width"] < asked, (tight["width"], asked)  # the memory share bit
+    assert beam_bytes(tight["width"]) <= memory * config.DOUBLE_BEAM_MEMORY_SHARE
+    assert tight["peak_table_bytes"] + beam_bytes(tight["width"]) <= memory
+    assert tight["result"] in ("won", "unknown")
 
 
 def _rest(counts: list[int], placed: list[int]) -> list[int]:
