@@ -56,6 +56,31 @@ DFS_FIRST_SHARE = 0.1
 #: ends the solve only with a win; otherwise the full search resumes, B1
 #: cutting against the probes' best banked count.
 PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
+#: The one-pack beam probe (``solver.beam``): the building rules it runs
+#: under (engine.core's codes; 2 is ``build=rank``, Rainbow, where it wins
+#: deals the depth-first probes leave unknown; on `superior` and `strict`
+#: it won none of the deals they leave unknown: docs/solver.md, "The beam
+#: for one pack"), its share of a solve's time and node budgets and the
+#: most seconds it may spend. It runs after the full search's first slice,
+#: before the narrowed probes.
+BEAM_BUILDS = (2,)
+BEAM_SHARE = 0.3
+BEAM_MOST_SECONDS = 30.0
+#: Its width is its node share over ``BEAM_LAYERS`` (won Rainbow lines are
+#: 60-80 macro moves deep), at least ``BEAM_MIN_WIDTH``; under a time budget
+#: alone the positions are guessed at ``BEAM_RATE`` a second. Its scratch
+#: (about 15 KB a position of width) may take ``BEAM_MEMORY_SHARE`` of the
+#: memory budget, its table the rest.
+BEAM_LAYERS = 80
+BEAM_MIN_WIDTH = 16
+BEAM_RATE = 250_000
+BEAM_MEMORY_SHARE = 0.5
+#: The most macro moves its lines may have.
+BEAM_DEPTH = 300
+#: Its score (``solver.beam.score``): points per card banked, minus points
+#: per reserve card and per unplayed stock card, plus points per stock card
+#: the walk will still turn over (limited passes) and per empty column.
+BEAM_WEIGHTS = (10, 3, 4, 4, 0)
 #: Probes of the two-pack search (``solver.double_run``), in order: a kind
 #: (``dfs``: the depth-first search searching only the first ``width`` moves
 #: at each position below the root, best first; ``beam``: the beam of
@@ -105,6 +130,8 @@ DOUBLE_BEAM_DEPTH = 400
 #: two-pack kernel: enough for each stage (beam, probes, search) to run, far
 #: too few to win.
 WARM_UP_DOUBLE_NODES = 400
+#: Positions of rainbow deal 0 the one-pack beam probe searches in ``warm_up``.
+WARM_UP_BEAM_NODES = 300
 
 #: Positions of strict deal 0 that ``warm_up("layers")`` searches so that the
 #: layered stage runs (and compiles): the depth-first share before it is a

@@ -21,8 +21,9 @@ from canfield.engine.position import Position
 from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
 from canfield.solver import config
+from canfield.solver.beam_run import beam_applies, beam_probe
 from canfield.solver.budgets import parse_bytes, parse_seconds, slice_limits
-from canfield.solver.dfs_run import DfsRun, Path, Run
+from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run
 from canfield.solver.double_run import solve_double
 from canfield.solver.layers_run import run_layers
 from canfield.solver.macros import SolverBug, expand_macros
@@ -309,6 +310,18 @@ class Solver:
             return None
         done = int(main.stats[ST_NODES])
         run: Run | None = None
+        if beam_applies(position.game.rules):
+            share, most = config.BEAM_SHARE, config.BEAM_MOST_SECONDS
+            limits = slice_limits(t0, seconds, nodes, self.memory, share, most)
+            beam_nodes = None if nodes is None else max(1, min(limits[1], nodes - done))
+            memory = self.memory - main_bytes
+            run = beam_probe(position, t0, limits[0], beam_nodes, memory, self.prune)
+            if run.result == "won":
+                # the answer: count the paused search's positions too
+                for slot in SUMMED:
+                    run.stats[slot] += main.stats[slot]
+                run.peak_bytes += main_bytes
+                return run
         for width, fraction, most in config.PROBES:
             limits = slice_limits(t0, seconds, nodes, self.memory, fraction, most)
             # the paused search's table stays; the probe's goes when it ends
@@ -318,9 +331,9 @@ class Solver:
                 None if nodes is None else max(1, min(limits[1], nodes - done - earlier_nodes))
             )
             probe = DfsRun(position, self._probe_path, self.prune, memory, width, probe_nodes)
-            if run is None:
+            if run is None or run.stage == "beam":
                 probe.seed_best(main.finish())
-            else:
+            if run is not None:
                 probe.absorb(run)  # its best is at least the full search's
             # the probe's counters hold the earlier probes' positions as well
             probe.advance(
@@ -439,8 +452,10 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
     games of ``packs`` packs; return the seconds it took.
 
     One pack: solving a two-move position touches every depth-first kernel;
-    the layered strategy then searches a few hundred positions of deal 0,
-    since the two-move position is decided before its layers start. Two packs
+    the beam probe of rank-only building searches a few hundred positions of
+    rainbow deal 0; the layered strategy then searches a few hundred
+    positions of deal 0, since the two-move position is decided before its
+    layers start. Two packs
     (``double``, searched depth-first whatever the strategy): a few hundred
     positions of deal 0 run every stage (beam, probes, search), none of which
     wins there. Either way the first real solve is not charged for
@@ -467,6 +482,11 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
             # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy
             Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)
+            # the beam probe runs only under rank-only building, after the
+            # full search's first slice: call it directly, a few positions
+            rainbow = Position.from_deal(0, "rainbow")
+            beam_probe(rainbow, time.perf_counter(), 60.0, config.WARM_UP_BEAM_NODES, 1 << 24,
+                       prune_mask(True))  # fmt: skip
             if kernels == "layers":
                 # the two-move position is decided before the layers start
                 deal = Position.from_deal(0, "strict")

@@ -67,6 +67,7 @@ NOJIT_TESTS = [
     "tests/test_double.py",
     "tests/test_rainbow.py",
     "tests/test_evict.py",
+    "tests/test_beam.py",
 ]
 # Left out (each takes from several seconds to many minutes as Python, and
 # adds no line the rest misses): deep games, brute force on tangled positions
@@ -88,6 +89,7 @@ NOJIT_SELECT = " or ".join(
         " or beam_probe_wins))",
         "(test_rainbow and not agree_on_deals and not r1_forced_child)",
         "(test_evict and keeps_the_path)",
+        "(test_beam and (two_move_position or runs_only_under or width_follows))",
         "(test_layers and (refuse_worry or unknown_strategy or tiny_budget or state_from_key"
         " or (late_positions and superior)))",
     ]

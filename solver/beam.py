@@ -1,0 +1,171 @@
+"""A beam search for one pack: a probe that only looks for wins.
+
+The one-pack twin of :mod:`solver.double_beam`. The depth-first search
+commits to its first moves and spends its budget below them; where a deal's
+wins hide behind an early choice the ordering ranks low (`superior`'s spaces,
+`rainbow`'s four parents of a card), it may never come back up. This probe
+goes down one macro move at a time instead, keeping at each depth only the
+``width`` best new positions by :func:`score`. It is incomplete by design: a
+position it drops may be the only way to a win, so its running out proves
+nothing and the driver never reports it as "lost". Its wins are lines of
+macro moves that the driver replays through the engine like any other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from canfield.engine import core
+from canfield.solver.config import MAX_MACROS
+from canfield.solver.double_dfs import tt_insert
+from canfield.solver.moves import apply_macro, builder_masks, gen_macros
+from canfield.solver.pruning import E1_CYCLE, canon_stock
+from canfield.solver.stats import (
+    EXHAUSTED,
+    RUNNING,
+    ST_BEST,
+    ST_BESTLEN,
+    ST_CHILDREN,
+    ST_DEAD,
+    ST_ENTRIES,
+    ST_MAXDEPTH,
+    ST_NODES,
+    WON,
+)
+
+#: slots of the ``at`` vector that carries a beam from one call to the next
+AT_DEPTH, AT_N, AT_BEST_DEPTH, AT_BEST_INDEX = range(4)
+
+
+@njit(cache=True)
+def score(s, game, rules, weights):
+    """How promising ``s`` looks, by ``weights``: points per card banked,
+    minus points per card in the reserve and per stock card not yet played,
+    plus points per stock card the walk will still turn over under limited
+    passes (this pass's cards past the pointer and every unplayed card for
+    each pass left), plus points per empty column."""
+    unplayed = 0
+    ahead = 0
+    p = core.waste_ptr(s)
+    for i in range(game[core.G_NSTOCK]):
+        if not core.stock_removed(s, i):
+            unplayed += 1
+            if i >= p:
+                ahead += 1
+    passes = rules[core.R_PASSES]
+    walk = 0
+    if passes != 0:
+        walk = (passes - 1 - core.redeals(s)) * unplayed + ahead
+    spaces = 0
+    for c in range(core.N_COLS):
+        if core.col_len(s, c) == 0:
+            spaces += 1
+    return (
+        weights[0] * core.banked(s)
+        - weights[1] * core.res_count(s)
+        - weights[2] * unplayed
+        + weights[3] * walk
+        + weights[4] * spaces
+    )
+
+
+@njit(cache=True)
+def beam_start(root, rules, layer, keys, used, at, stats):
+    """Put ``root`` alone at depth 0; True when it is already won."""
+    layer[0] = root
+    key = np.empty(keys.shape[1], np.uint64)
+    core.canonical_key(root, rules, key)
+    tt_insert(keys, used, key)
+    stats[ST_ENTRIES] = 1
+    stats[ST_BEST] = core.banked(root)
+    stats[ST_BESTLEN] = 0
+    at[:] = 0
+    at[AT_N] = 1
+    return stats[ST_BEST] == 52
+
+
+@njit(cache=True)
+def beam(
+    layer, nxt, at, game, rules, prune, weights, pause, node_limit, keys, used, parent, macs, stats
+):
+    """Go on from depth ``at[AT_DEPTH]`` (its ``at[AT_N]`` positions in
+    ``layer``), keeping at most ``layer.shape[0]`` positions a depth.
+
+    ``parent[d, i]`` and ``macs[d, i]`` name position ``i`` of depth
+    ``d + 1``: its parent's index at depth ``d`` and the macro move from it.
+    It stops between two depths once ``pause`` positions were expanded in
+    all, and anywhere at ``node_limit`` (the table ``keys``/``used`` needs
+    room for that many positions). Returns WON (``at`` names the won
+    position as the best), RUNNING (call again) or EXHAUSTED (no new
+    position left, which proves nothing here); ``at`` names the
+    most-banked position.
+    """
+    width = layer.shape[0]
+    cap = width * MAX_MACROS
+    cand_parent = np.empty(cap, np.int64)
+    cand_mac = np.empty(cap, np.int64)
+    cand_score = np.empty(cap, np.int64)
+    moves = np.empty(MAX_MACROS, np.int64)
+    buf = np.empty(core.MAX_MOVES, np.int64)
+    scratch = np.empty(MAX_MACROS + 64, np.int64)
+    builders = np.empty(52, np.uint64)
+    builder_masks(game, rules, builders)
+    key = np.empty(keys.shape[1], np.uint64)
+    child = np.empty(core.STATE_LEN, np.uint64)
+    e1 = (prune & E1_CYCLE) != 0
+    while at[AT_DEPTH] < parent.shape[0]:
+        if stats[ST_NODES] >= min(pause, node_limit):
+            return RUNNING
+        d = at[AT_DEPTH]
+        nc = 0
+        for i in range(at[AT_N]):
+            k = gen_macros(layer[i], game, rules, moves, buf, scratch, prune, builders, -1)
+            if k < 0:
+                k = 1  # P1 or W1: the one move written
+            if k == 0:
+                stats[ST_DEAD] += 1
+                continue
+            for j in range(k):
+                child[:] = layer[i]
+                apply_macro(child, moves[j], game, rules)
+                stats[ST_CHILDREN] += 1
+                cand_parent[nc] = i
+                cand_mac[nc] = moves[j]
+                cand_score[nc] = score(child, game, rules, weights)
+                nc += 1
+        # best first; a stable sort keeps the move ordering among equals
+        order = np.argsort(-cand_score[:nc], kind="mergesort")
+        m = 0
+        for o in order:
+            if m == width or stats[ST_NODES] >= node_limit:
+                break
+            child[:] = layer[cand_parent[o]]
+            apply_macro(child, cand_mac[o], game, rules)
+            if e1:
+                canon_stock(child, game, rules)
+            core.canonical_key(child, rules, key)
+            if not tt_insert(keys, used, key):
+                continue
+            stats[ST_ENTRIES] += 1
+            stats[ST_NODES] += 1
+            nxt[m] = child
+            parent[d, m] = cand_parent[o]
+            macs[d, m] = cand_mac[o]
+            b = core.banked(child)
+            if b > stats[ST_BEST]:
+                stats[ST_BEST] = b
+                stats[ST_BESTLEN] = d + 1
+                at[AT_BEST_DEPTH] = d + 1
+                at[AT_BEST_INDEX] = m
+            m += 1
+            if b == 52:
+                stats[ST_MAXDEPTH] = d + 1
+                return WON
+        if m == 0:
+            return EXHAUSTED
+        layer[:m] = nxt[:m]
+        at[AT_N] = m
+        at[AT_DEPTH] = d + 1
+        stats[ST_MAXDEPTH] = d + 1
+    return RUNNING

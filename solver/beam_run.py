@@ -1,0 +1,117 @@
+"""The one-pack beam probe's driver: budgets, its table and its answer.
+
+Internal to :mod:`solver.search`, which runs it among the probes of a solve
+where ``config.BEAM_BUILDS`` names the profile's building rule. Its answer
+is a :class:`solver.dfs_run.Run` like a narrowed depth-first probe's: "won"
+with the line of macro moves to the win, or "unknown" (``"probe"``) with
+the line to the most-banked position it kept; never "lost".
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from canfield.engine import core
+from canfield.engine.position import Position
+from canfield.solver import config
+from canfield.solver.beam import AT_BEST_DEPTH, AT_BEST_INDEX, AT_DEPTH, beam, beam_start
+from canfield.solver.budgets import nodes_in_time
+from canfield.solver.dfs_run import Run
+from canfield.solver.double_beam import line_of
+from canfield.solver.stats import N_STATS, RUNNING, ST_MAXDEPTH, ST_NODES, WON
+
+
+def beam_applies(rules: np.ndarray) -> bool:
+    """Whether a solve under ``rules`` runs the beam probe."""
+    return int(rules[core.R_BUILD]) in config.BEAM_BUILDS
+
+
+def beam_bytes(width: int) -> int:
+    """Bytes of scratch a beam ``width`` positions wide holds: two depths of
+    positions, the line arrays of every depth and the candidate children
+    (:func:`solver.beam.beam`), besides its table."""
+    per = 2 * core.STATE_LEN * 8 + 2 * config.BEAM_DEPTH * 8 + 3 * 8 * config.MAX_MACROS
+    return width * per
+
+
+def beam_width(seconds: float, nodes: int | None, memory: int) -> int:
+    """The beam's width: its node budget (or, under a time budget alone, the
+    positions ``config.BEAM_RATE`` a second would make in its time) over
+    ``config.BEAM_LAYERS``, at least ``config.BEAM_MIN_WIDTH``, its scratch
+    within ``config.BEAM_MEMORY_SHARE`` of ``memory``."""
+    budget = nodes if nodes is not None else int(seconds * config.BEAM_RATE)
+    width = max(config.BEAM_MIN_WIDTH, budget // config.BEAM_LAYERS)
+    room = int(memory * config.BEAM_MEMORY_SHARE) // beam_bytes(1)
+    return max(1, min(width, room))
+
+
+def beam_probe(
+    position: Position, t0: float, until: float, nodes: int | None, memory: int, prune: int
+) -> Run:
+    """Run the beam from ``position`` until a win, ``until`` seconds after
+    ``t0``, ``nodes`` positions or the end of its depths.
+
+    Parameters
+    ----------
+    position : Position
+        The root.
+    t0, until : float
+        ``time.perf_counter()`` when the solve started, and the seconds
+        after it the probe must stop by (infinite: no time limit).
+    nodes : int or None
+        The most positions it may keep (None: no node limit).
+    memory : int
+        The bytes its table and scratch may take together.
+    prune : int
+        The kernel's mask of pruning rules (P1, E1 and W1 shape its moves).
+    """
+    g = position.game
+    kw = core.key_words(int(g.rules[core.R_BUILD]))
+    seconds = until - (time.perf_counter() - t0)
+    width = beam_width(seconds, nodes, memory)
+    table_bytes = max(memory - beam_bytes(width), 1 << 16)
+    want = nodes if nodes is not None else int(max(seconds, 0.0) * config.BEAM_RATE)
+    slots = 1 << 12
+    while slots * config.MAX_LOAD < want + width and (2 * slots) * (8 * kw + 1) <= table_bytes:
+        slots *= 2
+    keys = np.zeros((slots, kw), np.uint64)
+    used = np.zeros(slots, np.bool_)
+    room = int(slots * config.MAX_LOAD) - 1
+    limit = room if nodes is None else min(nodes, room)
+    stats = np.zeros(N_STATS, np.int64)
+    layer = np.zeros((width, core.STATE_LEN), np.uint64)
+    nxt = np.zeros_like(layer)
+    parent = np.zeros((config.BEAM_DEPTH, width), np.int64)
+    macs = np.zeros_like(parent)
+    at = np.zeros(4, np.int64)
+    weights = np.array(config.BEAM_WEIGHTS, np.int64)
+    code = WON if beam_start(position.state, g.rules, layer, keys, used, at, stats) else RUNNING
+    reason = "solved" if code == WON else "probe"
+    while code == RUNNING:
+        done = int(stats[ST_NODES])
+        if done >= limit:
+            reason = "probe" if nodes is not None and done >= nodes else "memory"
+            break
+        if at[AT_DEPTH] >= config.BEAM_DEPTH or time.perf_counter() - t0 >= until:
+            break
+        pause = done + nodes_in_time(t0, until, done, config.CHUNK_NODES)
+        code = beam(
+            layer, nxt, at, g.arr, g.rules, np.int64(prune), weights, pause, limit,
+            keys, used, parent, macs, stats,
+        )  # fmt: skip
+    stats[ST_MAXDEPTH] = max(int(stats[ST_MAXDEPTH]), int(at[AT_DEPTH]))
+    won = code == WON
+    macros = line_of(parent, macs, int(at[AT_BEST_DEPTH]), int(at[AT_BEST_INDEX]))
+    # running dry (EXHAUSTED) proves nothing: the answer stays unknown
+    return Run(
+        result="won" if won else "unknown",
+        reason="solved" if won else reason,
+        stats=stats,
+        macros=macros,
+        peak_bytes=keys.nbytes + used.nbytes,
+        max_depth=int(stats[ST_MAXDEPTH]),
+        dominated=0,
+        stage="beam",
+    )

@@ -1,0 +1,123 @@
+"""The one-pack beam probe (solver/beam.py, solver/beam_run.py): where it
+runs, that its wins are real and replay on the plain reference rules, that
+it never turns a loss or a banked count, and that it bites: deals the
+depth-first probes leave unknown at a budget are won with it."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+from reference_rules import ref_apply, ref_banked, ref_initial
+
+from canfield.engine.cards import parse_cards
+from canfield.engine.deals import deal_cards
+from canfield.engine.position import Position
+from canfield.engine.profiles import PRESETS, parse_profile
+from canfield.solver import config
+from canfield.solver.beam_run import beam_applies, beam_bytes, beam_probe, beam_width
+from canfield.solver.macros import expand_macros
+from canfield.solver.pruning import prune_mask
+from canfield.solver.search import Solver
+from canfield.solver.stats import ST_NODES
+
+BUILDS = config.BEAM_BUILDS
+
+
+def _solve(deal: int, profile: str, nodes: int, beam: bool, monkeypatch) -> object:
+    monkeypatch.setattr(config, "BEAM_BUILDS", BUILDS if beam else ())
+    return Solver().solve(Position.from_deal(deal, profile), seconds=math.inf, nodes=nodes)
+
+
+def test_the_beam_runs_only_under_rank_only_building():
+    def runs(profile: str) -> bool:
+        return beam_applies(Position.from_deal(0, profile).game.rules)
+
+    # selective (strict's building) needs a base pick to make a position
+    assert {name for name in PRESETS if name != "selective" and runs(name)} == {"rainbow"}
+    assert runs("rainbow:passes=3") and runs("strict:build=rank")
+    assert not runs("strict:draw=1")
+
+
+def test_the_beam_wins_what_the_probes_leave_unknown_and_its_wins_replay(monkeypatch):
+    """At 1,000,000 positions, rainbow deals 0, 13 and 19 are unknown to the
+    depth-first search and its probes, and won by the beam (counted: every
+    one must bite). Each win replays on the engine and, from the deal's
+    cards, on the plain reference rules."""
+    nodes = 1_000_000
+    bites = 0
+    for deal in (0, 13, 19):
+        without = _solve(deal, "rainbow", nodes, False, monkeypatch)
+        with_beam = _solve(deal, "rainbow", nodes, True, monkeypatch)
+        assert without.result == "unknown", (deal, without.result)
+        assert (with_beam.result, with_beam.stage) == ("won", "beam"), deal
+        assert with_beam.nodes <= nodes
+        bites += 1
+        pos = Position.from_deal(deal, "rainbow")
+        for move in with_beam.moves:
+            pos = pos.apply(move)
+        assert pos.is_won()
+        ref = ref_initial(deal_cards(deal), parse_profile("rainbow"))
+        for move in with_beam.moves:
+            ref = ref_apply(ref, str(move))
+        assert ref_banked(ref) == 52
+    assert bites == 3
+
+
+def test_the_beam_never_says_lost_and_keeps_the_verdict_and_banked(monkeypatch):
+    """Rainbow deal 9 is lost. The beam alone runs dry on it and answers
+    unknown (a probe's end proves nothing); the whole solve with and without
+    the beam proves the same loss with the same banked count, the beam
+    having run (its positions counted in the answer)."""
+    pos = Position.from_deal(9, "rainbow")
+    alone = beam_probe(pos, time.perf_counter(), 60.0, 200_000, 1 << 26, prune_mask(True))
+    assert (alone.result, alone.reason, alone.stage) == ("unknown", "probe", "beam")
+    assert alone.stats[0] > 0
+    nodes = 3_000_000
+    without = _solve(9, "rainbow", nodes, False, monkeypatch)
+    with_beam = _solve(9, "rainbow", nodes, True, monkeypatch)
+    assert without.result == with_beam.result == "lost"
+    assert without.banked == with_beam.banked
+    assert with_beam.nodes > without.nodes  # the beam's positions are in the count
+
+
+@pytest.mark.parametrize("memory", [1 << 30, 1 << 24])
+def test_the_beam_width_follows_its_budget_within_its_memory_share(memory):
+    nodes = 4_000_000
+    width = beam_width(math.inf, nodes, memory)
+    asked = nodes // config.BEAM_LAYERS
+    assert width <= asked
+    assert beam_bytes(width) <= memory * config.BEAM_MEMORY_SHARE
+    if beam_bytes(asked) <= memory * config.BEAM_MEMORY_SHARE:
+        assert width == asked
+    else:
+        assert width < asked  # the memory share bit
+    guess = int(3.0 * config.BEAM_RATE) // config.BEAM_LAYERS  # a time budget alone
+    assert beam_width(3.0, None, 1 << 33) == guess
+
+
+def test_the_beam_keeps_to_a_time_budget():
+    pos = Position.from_deal(2, "rainbow")
+    t0 = time.perf_counter()
+    r = beam_probe(pos, t0, 1.0, None, 1 << 28, prune_mask(True))
+    assert r.result in ("won", "unknown")
+    assert time.perf_counter() - t0 < 3.0
+
+
+def test_the_beam_wins_a_two_move_position_and_its_line_replays():
+    """Small enough to run as plain Python (tests/jit_off.py): the beam keeps
+    the children of the root, wins three macro moves down and names that line."""
+    pos = Position.from_parts(
+        "rainbow",
+        base=5,
+        foundations=[12, 11, 13, 13],
+        reserve=[],
+        columns=[parse_cards("5C"), [], [], []],
+        stock=[],
+        waste=parse_cards("5D 4D"),
+    )
+    r = beam_probe(pos, time.perf_counter(), 60.0, 100, 1 << 22, prune_mask(True))
+    assert (r.result, r.stage) == ("won", "beam") and 2 <= r.stats[ST_NODES] <= 6
+    moves, end = expand_macros(pos, r.macros)
+    assert end.is_won() and len(moves) >= len(r.macros) == 3
