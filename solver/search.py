@@ -447,6 +447,20 @@ def _node_share(nodes: int | None, used: int, picks_left: int) -> int | None:
     return max((nodes - used) // picks_left, 1)
 
 
+def two_move_position(profile: str) -> Position:
+    """A position two cards from a win (three macro moves): small enough to
+    run every one-pack kernel fast, compiled or as plain Python."""
+    return Position.from_parts(
+        profile,
+        base=5,
+        foundations=[12, 11, 13, 13],
+        reserve=[],
+        columns=[parse_cards("5C"), [], [], []],
+        stock=[],
+        waste=parse_cards("5D 4D"),
+    )
+
+
 def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
     """Compile (or load from numba's cache) every kernel of ``strategy`` for
     games of ``packs`` packs; return the seconds it took.
@@ -470,15 +484,7 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
             pos = Position.from_deal(0, "double")
             Solver(memory=1 << 22).solve(pos, seconds=600, nodes=config.WARM_UP_DOUBLE_NODES)
         else:
-            pos = Position.from_parts(
-                "strict",
-                base=5,
-                foundations=[12, 11, 13, 13],
-                reserve=[],
-                columns=[parse_cards("5C"), [], [], []],
-                stock=[],
-                waste=parse_cards("5D 4D"),
-            )
+            pos = two_move_position("strict")
             # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy
             Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)

@@ -11,7 +11,6 @@ import time
 import pytest
 from reference_rules import ref_apply, ref_banked, ref_initial
 
-from canfield.engine.cards import parse_cards
 from canfield.engine.deals import deal_cards
 from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS, parse_profile
@@ -19,7 +18,7 @@ from canfield.solver import config
 from canfield.solver.beam_run import beam_applies, beam_bytes, beam_probe, beam_width
 from canfield.solver.macros import expand_macros
 from canfield.solver.pruning import prune_mask
-from canfield.solver.search import Solver
+from canfield.solver.search import Solver, two_move_position
 from canfield.solver.stats import ST_NODES
 
 BUILDS = config.BEAM_BUILDS
@@ -108,15 +107,7 @@ def test_the_beam_keeps_to_a_time_budget():
 def test_the_beam_wins_a_two_move_position_and_its_line_replays():
     """Small enough to run as plain Python (tests/jit_off.py): the beam keeps
     the children of the root, wins three macro moves down and names that line."""
-    pos = Position.from_parts(
-        "rainbow",
-        base=5,
-        foundations=[12, 11, 13, 13],
-        reserve=[],
-        columns=[parse_cards("5C"), [], [], []],
-        stock=[],
-        waste=parse_cards("5D 4D"),
-    )
+    pos = two_move_position("rainbow")
     r = beam_probe(pos, time.perf_counter(), 60.0, 100, 1 << 22, prune_mask(True))
     assert (r.result, r.stage) == ("won", "beam") and 2 <= r.stats[ST_NODES] <= 6
     moves, end = expand_macros(pos, r.macros)
