@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import subprocess
@@ -325,3 +326,15 @@ def test_subprocess_console_script():
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
     p = _proc(["canfield", "replay", "--cards", "AC AC", "-"], "draw\n")
     assert p.returncode == 2 and p.stderr.startswith("error: ") and "Traceback" not in p.stderr
+
+
+def test_solve_reads_a_node_budget_with_a_suffix_as_escalate_does():
+    """``--nodes 2K`` is 2,000 positions; a count it cannot read, or zero,
+    is one line and exit 2."""
+    r = run("solve", "3", "--nodes", "2K", "--budget", "60s", "--json")
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)
+    row = rows[0] if isinstance(rows, list) else rows
+    assert 0 < row["nodes"] <= 2000
+    assert_user_error(run("solve", "3", "--nodes", "2.5x"), "cannot read a node budget")
+    assert_user_error(run("solve", "3", "--nodes", "0"), "positive whole number")

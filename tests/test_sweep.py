@@ -214,7 +214,8 @@ def test_damaged_part_error_and_repair(tmp_path):
         (["--deals", "x"], "cannot read a deal range"),
         (["--deals", "0:3", "--budget", "soon"], "cannot read a time budget"),
         (["--deals", "0:3", "--budget", "-1s"], "must be positive"),
-        (["--deals", "0:3", "--nodes", "0"], "node budget must be positive"),
+        (["--deals", "0:3", "--nodes", "0"], "node budget must be a positive"),
+        (["--deals", "0:3", "--nodes", "2.5x"], "cannot read a node budget"),
         (["--deals", "0:3", "--memory", "lots"], "cannot read a memory size"),
     ],
 )
@@ -225,6 +226,15 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
     assert res.stderr == f"error: {res.stderr[7:].strip()}\n"
     assert message in res.stderr
     assert not (tmp_path / "r").exists()
+
+
+def test_a_node_budget_may_carry_a_suffix_as_in_escalate(tmp_path):
+    """``--nodes 1.5K`` is 1,500 positions (as ``escalate --nodes`` reads it)."""
+    res = CliRunner().invoke(
+        sweep_cmd, ["--deals", "0:2", "--nodes", "1.5K", "--out", str(tmp_path / "r")]
+    )
+    assert res.exit_code == 0, res.output
+    assert set(load_run(tmp_path / "r")["budget_nodes"]) == {1500}
 
 
 def test_not_a_run_folder(tmp_path):

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import click
 
+from canfield.experiments.sweep.errors import SweepError
+from canfield.experiments.sweep.escalation_spec import parse_nodes
 from canfield.solver import config
 from canfield.solver.budgets import bytes_of, seconds_of
 
@@ -55,9 +57,20 @@ class WithUnit(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
+def _nodes_of(text: str) -> int:
+    """A node budget as ``escalate --nodes`` reads it (``50000``, ``200K``,
+    ``15M``); its error as a ValueError, which :class:`WithUnit` reports."""
+    try:
+        return parse_nodes(text)
+    except SweepError as exc:
+        raise ValueError(str(exc)) from None
+
+
 #: ``type=`` of a ``--budget`` option (seconds) and of a ``--memory`` option (bytes).
 TIME_BUDGET = WithUnit("DURATION", float, seconds_of)
 MEMORY_SIZE = WithUnit("SIZE", int, bytes_of)
+#: ``type=`` of a ``--nodes`` option: a count, bare or with K, M or G (no unit needed).
+NODE_COUNT = WithUnit("N", int, _nodes_of)
 
 
 def budget_option(default: str | None = f"{config.DEFAULT_SECONDS:g}s", help: str | None = None):

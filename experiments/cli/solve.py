@@ -11,7 +11,7 @@ import click
 from canfield.engine.numba_cache import COMPILING_NOTE
 from canfield.engine.position import Position
 from canfield.engine.profiles import Profile, parse_profile
-from canfield.experiments.cli.budgets import budget_option, memory_option
+from canfield.experiments.cli.budgets import NODE_COUNT, budget_option, memory_option
 from canfield.experiments.cli.errors import fail, user_errors
 from canfield.experiments.cli.header import header_line
 from canfield.experiments.cli.options import PROFILE_HELP, check_pick, parse_pick
@@ -163,7 +163,7 @@ def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
 )
 @click.option("--pick", metavar="CARD", help="Selective only: solve just this base card.")
 @budget_option()
-@click.option("--nodes", type=click.IntRange(min=1), help="Node budget per solve.")
+@click.option("--nodes", type=NODE_COUNT, help="Node budget per solve, e.g. 50000 or 15M.")
 @memory_option()
 @click.option(
     "--prune",

@@ -21,6 +21,7 @@ from canfield.experiments.sweep import (
     make_spec,
     run_sweep,
 )
+from canfield.experiments.sweep.escalation_spec import parse_nodes
 from canfield.solver.search import ONE_CORE_STRATEGIES
 
 
@@ -43,9 +44,8 @@ from canfield.solver.search import ONE_CORE_STRATEGIES
 )
 @click.option(
     "--nodes",
-    type=int,
     default=None,
-    help="Node budget per (deal, profile): deterministic results.",
+    help="Node budget per (deal, profile), e.g. 50000 or 200K: deterministic results.",
 )
 @click.option(
     "--memory",
@@ -111,7 +111,7 @@ def sweep_cmd(
     profiles: tuple[str, ...],
     deals: str,
     budget: str | None,
-    nodes: int | None,
+    nodes: str | None,
     memory: str | None,
     prune: str | None,
     probes: bool | None,
@@ -138,7 +138,7 @@ def sweep_cmd(
             profiles,
             deals,
             budget,
-            nodes,
+            None if nodes is None else parse_nodes(nodes),
             memory,
             player,
             pimc_k,
