@@ -18,9 +18,9 @@ from canfield.engine.position import Position
 from canfield.solver import config
 from canfield.solver.beam import AT_BEST_DEPTH, AT_BEST_INDEX, AT_DEPTH, beam, beam_start
 from canfield.solver.budgets import nodes_in_time
-from canfield.solver.dfs_run import Run
+from canfield.solver.dfs_run import SUMMED, Run
 from canfield.solver.double_beam import line_of
-from canfield.solver.stats import N_STATS, RUNNING, ST_MAXDEPTH, ST_NODES, WON
+from canfield.solver.stats import N_STATS, RUNNING, ST_BEST, ST_BESTLEN, ST_MAXDEPTH, ST_NODES, WON
 
 
 def beam_applies(rules: np.ndarray) -> bool:
@@ -50,8 +50,10 @@ def beam_width(seconds: float, nodes: int | None, memory: int) -> int:
 def beam_probe(
     position: Position, t0: float, until: float, nodes: int | None, memory: int, prune: int
 ) -> Run:
-    """Run the beam from ``position`` until a win, ``until`` seconds after
-    ``t0``, ``nodes`` positions or the end of its depths.
+    """Run the beams of ``config.BEAM_WEIGHTS`` from ``position`` in turn
+    (each scoring positions by its own weights, with a table of its own)
+    until one wins, ``until`` seconds after ``t0``, ``nodes`` positions in
+    all or the last one's end.
 
     Parameters
     ----------
@@ -61,7 +63,7 @@ def beam_probe(
         ``time.perf_counter()`` when the solve started, and the seconds
         after it the probe must stop by (infinite: no time limit).
     nodes : int or None
-        The most positions it may keep (None: no node limit).
+        The most positions its beams may keep together (None: no node limit).
     memory : int
         The bytes its table and scratch may take together.
     prune : int
@@ -79,39 +81,57 @@ def beam_probe(
     keys = np.zeros((slots, kw), np.uint64)
     used = np.zeros(slots, np.bool_)
     room = int(slots * config.MAX_LOAD) - 1
-    limit = room if nodes is None else min(nodes, room)
-    stats = np.zeros(N_STATS, np.int64)
     layer = np.zeros((width, core.STATE_LEN), np.uint64)
     nxt = np.zeros_like(layer)
     parent = np.zeros((config.BEAM_DEPTH, width), np.int64)
     macs = np.zeros_like(parent)
     at = np.zeros(4, np.int64)
-    weights = np.array(config.BEAM_WEIGHTS, np.int64)
-    code = WON if beam_start(position.state, g.rules, layer, keys, used, at, stats) else RUNNING
-    reason = "solved" if code == WON else "probe"
-    while code == RUNNING:
-        done = int(stats[ST_NODES])
-        if done >= limit:
-            reason = "probe" if nodes is not None and done >= nodes else "memory"
+    total = np.zeros(N_STATS, np.int64)
+    best, best_line = -1, []
+    code, reason = RUNNING, "probe"
+    for weights in config.BEAM_WEIGHTS:
+        spent = int(total[ST_NODES])
+        if (nodes is not None and spent >= nodes) or time.perf_counter() - t0 >= until:
             break
-        if at[AT_DEPTH] >= config.BEAM_DEPTH or time.perf_counter() - t0 >= until:
+        limit = room if nodes is None else min(nodes - spent, room)
+        used[:] = False  # each beam its own table: its own scoring finds other positions
+        stats = np.zeros(N_STATS, np.int64)
+        start = beam_start(position.state, g.rules, layer, keys, used, at, stats)
+        code = WON if start else RUNNING
+        w = np.array(weights, np.int64)
+        while code == RUNNING:
+            done = int(stats[ST_NODES])
+            if done >= limit:
+                reason = "probe" if nodes is not None and spent + done >= nodes else "memory"
+                break
+            if at[AT_DEPTH] >= config.BEAM_DEPTH or time.perf_counter() - t0 >= until:
+                break
+            pause = done + nodes_in_time(t0, until, spent + done, config.CHUNK_NODES)
+            code = beam(
+                layer, nxt, at, g.arr, g.rules, np.int64(prune), w, pause, limit,
+                keys, used, parent, macs, stats,
+            )  # fmt: skip
+        for slot in SUMMED:
+            total[slot] += stats[slot]
+        total[ST_MAXDEPTH] = max(
+            int(total[ST_MAXDEPTH]), int(stats[ST_MAXDEPTH]), int(at[AT_DEPTH])
+        )
+        if int(stats[ST_BEST]) > best:
+            best = int(stats[ST_BEST])
+            best_line = line_of(parent, macs, int(at[AT_BEST_DEPTH]), int(at[AT_BEST_INDEX]))
+        if code == WON or reason == "memory":
             break
-        pause = done + nodes_in_time(t0, until, done, config.CHUNK_NODES)
-        code = beam(
-            layer, nxt, at, g.arr, g.rules, np.int64(prune), weights, pause, limit,
-            keys, used, parent, macs, stats,
-        )  # fmt: skip
-    stats[ST_MAXDEPTH] = max(int(stats[ST_MAXDEPTH]), int(at[AT_DEPTH]))
+    total[ST_BEST] = best
+    total[ST_BESTLEN] = len(best_line)
     won = code == WON
-    macros = line_of(parent, macs, int(at[AT_BEST_DEPTH]), int(at[AT_BEST_INDEX]))
     # running dry (EXHAUSTED) proves nothing: the answer stays unknown
     return Run(
         result="won" if won else "unknown",
         reason="solved" if won else reason,
-        stats=stats,
-        macros=macros,
+        stats=total,
+        macros=best_line,
         peak_bytes=keys.nbytes + used.nbytes,
-        max_depth=int(stats[ST_MAXDEPTH]),
+        max_depth=int(total[ST_MAXDEPTH]),
         dominated=0,
         stage="beam",
     )

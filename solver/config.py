@@ -77,10 +77,15 @@ BEAM_RATE = 250_000
 BEAM_MEMORY_SHARE = 0.5
 #: The most macro moves its lines may have.
 BEAM_DEPTH = 300
-#: Its score (``solver.beam.score``): points per card banked, minus points
-#: per reserve card and per unplayed stock card, plus points per stock card
-#: the walk will still turn over (limited passes) and per empty column.
-BEAM_WEIGHTS = (10, 3, 4, 4, 0)
+#: Its scores (``solver.beam.score``), one beam each, in turn until one wins
+#: or the share is spent: points per card banked, minus points per reserve
+#: card and per unplayed stock card, plus points per stock card the walk
+#: will still turn over (limited passes) and per empty column. A beam that
+#: runs dry takes about a second at 10 s's width, so three fit in the share.
+#: The first is the two-pack beam's; the others, measured on the 101 rainbow
+#: deals of 0-199 it leaves unknown at 10 s (9,000 wide), win 13 and 8 of
+#: them (docs/solver.md, "The beam probe under rank-only building").
+BEAM_WEIGHTS = ((10, 3, 4, 4, 0), (10, 3, 4, 8, 0), (10, 6, 4, 4, 0))
 #: Probes of the two-pack search (``solver.double_run``), in order: a kind
 #: (``dfs``: the depth-first search searching only the first ``width`` moves
 #: at each position below the root, best first; ``beam``: the beam of

@@ -112,3 +112,28 @@ def test_the_beam_wins_a_two_move_position_and_its_line_replays():
     assert (r.result, r.stage) == ("won", "beam") and 2 <= r.stats[ST_NODES] <= 6
     moves, end = expand_macros(pos, r.macros)
     assert end.is_won() and len(moves) >= len(r.macros) == 3
+
+
+def test_a_later_beam_of_the_cascade_wins_what_the_first_leaves(monkeypatch):
+    """Each score of ``config.BEAM_WEIGHTS`` runs as a beam of its own until
+    one wins. Rainbow deal 31 at 2,000,000 positions is unknown with the
+    first score alone and won with the cascade (it bites), and the win
+    replays on the engine and on the plain reference rules."""
+    nodes = 2_000_000
+    pos = Position.from_deal(31, "rainbow")
+    cascade = config.BEAM_WEIGHTS
+    assert len(cascade) >= 2
+    monkeypatch.setattr(config, "BEAM_WEIGHTS", cascade[:1])
+    first = Solver().solve(pos, seconds=math.inf, nodes=nodes)
+    monkeypatch.setattr(config, "BEAM_WEIGHTS", cascade)
+    every = Solver().solve(pos, seconds=math.inf, nodes=nodes)
+    assert first.result == "unknown"
+    assert (every.result, every.stage) == ("won", "beam") and every.nodes <= nodes
+    end = pos
+    for move in every.moves:
+        end = end.apply(move)
+    assert end.is_won()
+    ref = ref_initial(deal_cards(31), parse_profile("rainbow"))
+    for move in every.moves:
+        ref = ref_apply(ref, str(move))
+    assert ref_banked(ref) == 52
