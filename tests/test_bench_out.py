@@ -49,6 +49,16 @@ def test_engine_finds_the_reference_rules_of_the_checkout():
     assert (engine.CHECKOUT / "tests" / "reference_rules.py").is_file()
 
 
+@pytest.mark.parametrize(
+    "name, option", [("pruning", "--nodes"), ("verify", "--nodes"), ("players", "--pimc-nodes")]
+)
+def test_a_node_count_it_cannot_read_is_one_line(name, option, tmp_path):
+    out = tmp_path / "r.csv"
+    for text in ("2.5x", "0"):
+        one_error_line(run("bench", name, option, text, "--out", str(out)), option)
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("name", ["engine", "solver", "layers", "pruning", "players"])
 def test_an_unwritable_out_fails_before_any_work(name, tmp_path):
     blocker = tmp_path / "a_file"
@@ -67,14 +77,16 @@ def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
         "--deals",
         "0:1",
         "--nodes",
-        "200",
+        "0.2K",
         "--out",
         str(out),
     )
     assert r.exit_code == 0, r.output
     with out.open() as fh:
-        profiles = {row["profile"] for row in csv.DictReader(fh)}
-    assert profiles == {"storehouse:passes=2,space=any"}
+        rows = list(csv.DictReader(fh))
+    assert {row["profile"] for row in rows} == {"storehouse:passes=2,space=any"}
+    # --nodes reads a suffix as solve, sweep and escalate do
+    assert {row["budget_nodes"] for row in rows} == {"200"}
     one_error_line(run("bench", "solver", "--profiles", "strict,nope", "--out", str(out)), "nope")
 
 

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from canfield.experiments.cli.sweep import sweep_cmd
+from canfield.experiments.cli import main
 from canfield.experiments.players import PimcPlayer, RandomPlayer
 from canfield.experiments.report import (
     build_report,
@@ -31,7 +31,8 @@ DETERMINISTIC = [c for c in COLUMNS if c not in TIMING_COLUMNS]
 
 
 def sweep(*args: str):
-    return CliRunner().invoke(sweep_cmd, [*args, "--no-progress"])
+    """``canfield sweep ARGS``, as a user runs it (usage errors one line)."""
+    return CliRunner().invoke(main, ["sweep", *args, "--no-progress"])
 
 
 def frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -116,7 +117,8 @@ def test_mismatched_player_is_one_line_exit_2(tmp_path):
         (["--player", "greedy", "--nodes", "10"], "budgets of --player solver"),
         (["--player", "random", "--budget", "1s"], "budgets of --player solver"),
         (["--player", "greedy", "--pimc-k", "4"], "options of --player pimc"),
-        (["--player", "pimc", "--pimc-nodes", "0"], "must be positive"),
+        (["--player", "pimc", "--pimc-nodes", "0"], "must be a positive whole number"),
+        (["--player", "pimc", "--pimc-nodes", "2.5x"], "cannot read a node budget"),
         (["--player", "greedy", "--profiles", "selective"], "needs --player solver"),
     ],
 )
@@ -147,7 +149,7 @@ def test_pimc_sweep_tiny_budget(tmp_path):
         "--pimc-k",
         "2",
         "--pimc-nodes",
-        "100",
+        "0.1K",
         "--deals",
         "0:2",
         "--memory",

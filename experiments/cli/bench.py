@@ -24,7 +24,7 @@ from canfield.experiments.bench import (
     verify,
     view,
 )
-from canfield.experiments.cli.budgets import MEMORY_SIZE, TIME_BUDGET, budgets
+from canfield.experiments.cli.budgets import MEMORY_SIZE, NODE_COUNT, TIME_BUDGET, budgets
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_file, writing
 from canfield.experiments.sweep import SweepError
@@ -297,7 +297,11 @@ def layers_cmd(
 @click.option("--profiles", default="strict,hevagames", show_default=True)
 @click.option("--deals", default="0:300", show_default=True, help="Range START:STOP.")
 @click.option(
-    "--nodes", type=int, default=100_000, show_default=True, help="Node budget per solve."
+    "--nodes",
+    type=NODE_COUNT,
+    default=100_000,
+    show_default=True,
+    help="Node budget per solve, e.g. 100000 or 100K.",
 )
 @click.option(
     "--memory",
@@ -361,10 +365,10 @@ def _pruning_name(kept: bool | list[str]) -> str:
 )
 @click.option(
     "--nodes",
-    type=click.IntRange(min=1),
+    type=NODE_COUNT,
     default=2_000_000,
     show_default=True,
-    help="Node budget of every solve and re-proof.",
+    help="Node budget of every solve and re-proof, e.g. 2M.",
 )
 @click.option(
     "--memory",
@@ -424,7 +428,9 @@ def verify_cmd(
 @click.option(
     "--pimc-seconds", type=float, default=0.02, show_default=True, help="pimc: seconds per sample."
 )
-@click.option("--pimc-nodes", type=int, default=None, help="pimc: node budget per sample.")
+@click.option(
+    "--pimc-nodes", type=NODE_COUNT, default=None, help="pimc: node budget per sample, e.g. 20K."
+)
 @click.option(
     "--solver-seconds", type=float, default=10.0, show_default=True, help="Solver budget per deal."
 )

@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from canfield.experiments.cli.budgets import NODE_COUNT
 from canfield.experiments.cli.errors import run_folder_errors
 from canfield.experiments.cli.pool import pool_options
 from canfield.experiments.sweep import (
@@ -86,7 +87,7 @@ from canfield.solver.search import ONE_CORE_STRATEGIES
 )
 @click.option(
     "--pimc-nodes",
-    type=int,
+    type=NODE_COUNT,
     default=None,
     help=f"pimc: node budget per sample, deterministic [default: {DEFAULT_PIMC_NODES}].",
 )
