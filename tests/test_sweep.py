@@ -16,6 +16,7 @@ import psutil
 import pytest
 from click.testing import CliRunner
 
+from canfield.experiments.cli import main
 from canfield.experiments.cli.report import report_cmd
 from canfield.experiments.cli.sweep import sweep_cmd
 from canfield.experiments.sweep.errors import SweepError
@@ -220,8 +221,8 @@ def test_damaged_part_error_and_repair(tmp_path):
     ],
 )
 def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
-    runner = CliRunner()
-    res = runner.invoke(sweep_cmd, [*args, "--out", str(tmp_path / "r")])
+    # as a user runs it: click's own usage errors are one line too
+    res = CliRunner().invoke(main, ["sweep", *args, "--out", str(tmp_path / "r")])
     assert res.exit_code == 2, res.output
     assert res.stderr == f"error: {res.stderr[7:].strip()}\n"
     assert message in res.stderr

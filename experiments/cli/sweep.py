@@ -22,7 +22,6 @@ from canfield.experiments.sweep import (
     make_spec,
     run_sweep,
 )
-from canfield.experiments.sweep.escalation_spec import parse_nodes
 from canfield.solver.search import ONE_CORE_STRATEGIES
 
 
@@ -45,6 +44,7 @@ from canfield.solver.search import ONE_CORE_STRATEGIES
 )
 @click.option(
     "--nodes",
+    type=NODE_COUNT,
     default=None,
     help="Node budget per (deal, profile), e.g. 50000 or 200K: deterministic results.",
 )
@@ -112,7 +112,7 @@ def sweep_cmd(
     profiles: tuple[str, ...],
     deals: str,
     budget: str | None,
-    nodes: str | None,
+    nodes: int | None,
     memory: str | None,
     prune: str | None,
     probes: bool | None,
@@ -139,7 +139,7 @@ def sweep_cmd(
             profiles,
             deals,
             budget,
-            None if nodes is None else parse_nodes(nodes),
+            nodes,
             memory,
             player,
             pimc_k,
