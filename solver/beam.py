@@ -35,7 +35,58 @@ from canfield.solver.stats import (
 )
 
 #: slots of the ``at`` vector that carries a beam from one call to the next
-AT_DEPTH, AT_N, AT_BEST_DEPTH, AT_BEST_INDEX = range(4)
+#: (``AT_KIN``: positions the kin cap has turned away, in all)
+AT_DEPTH, AT_N, AT_BEST_DEPTH, AT_BEST_INDEX, AT_KIN = range(5)
+AT_LEN = 5
+
+#: the bits of state word 0 a kin signature keeps: the foundations, the
+#: reserve's size, the waste pointer and the redeals (engine.core's layout)
+KIN_HEADER_BITS = 30
+
+
+@njit(cache=True, inline="always")
+def kin_slot(s, header_bits, words, sig, sig_n):
+    """The slot of ``s``'s kin signature (everything but its columns: the
+    low ``header_bits`` of state word 0 and words ``1 .. words - 1``, the
+    stock's played bits) in the open-addressed table ``sig`` of
+    ``sig.shape[0]`` (a power of two) rows; ``sig_n`` is 0 where a row is
+    free. Shared by the one- and two-pack beams (``solver.double_beam``)."""
+    h = np.uint64(0)
+    for w in range(words):
+        v = s[w]
+        if w == 0:
+            v &= (np.uint64(1) << np.uint64(header_bits)) - np.uint64(1)
+        h = (h ^ v) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= h >> np.uint64(29)
+    mask = sig.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    while sig_n[slot] != 0:
+        same = True
+        for w in range(words):
+            v = s[w]
+            if w == 0:
+                v &= (np.uint64(1) << np.uint64(header_bits)) - np.uint64(1)
+            if sig[slot, w] != v:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + 1) & mask
+    for w in range(words):
+        v = s[w]
+        if w == 0:
+            v &= (np.uint64(1) << np.uint64(header_bits)) - np.uint64(1)
+        sig[slot, w] = v
+    return slot
+
+
+@njit(cache=True, inline="always")
+def kin_table(width):
+    """An empty signature table for a depth of at most ``width`` positions."""
+    hs = 1
+    while hs < 2 * width:
+        hs *= 2
+    return np.zeros((hs, 3), np.uint64), np.zeros(hs, np.int64)
 
 
 @njit(cache=True)
@@ -87,10 +138,18 @@ def beam_start(root, rules, layer, keys, used, at, stats):
 
 @njit(cache=True)
 def beam(
-    layer, nxt, at, game, rules, prune, weights, pause, node_limit, keys, used, parent, macs, stats
-):
+    layer, nxt, at, game, rules, prune, weights, pause, node_limit, keys, used, parent, macs, stats,
+    kin_cap,
+):  # fmt: skip
     """Go on from depth ``at[AT_DEPTH]`` (its ``at[AT_N]`` positions in
-    ``layer``), keeping at most ``layer.shape[0]`` positions a depth.
+    ``layer``), keeping at most ``layer.shape[0]`` positions a depth, and
+    at most ``kin_cap`` of them that differ only in their columns.
+
+    Without the cap a wide beam fills with one position's column
+    arrangements (under rank-only building a card has up to four parents),
+    which share a fate: they run into the same dead end and the beam runs
+    dry. The cap keeps the beam's width for positions that differ in what
+    has been played (foundations, reserve, stock and waste).
 
     ``parent[d, i]`` and ``macs[d, i]`` name position ``i`` of depth
     ``d + 1``: its parent's index at depth ``d`` and the macro move from it.
@@ -114,6 +173,7 @@ def beam(
     key = np.empty(keys.shape[1], np.uint64)
     child = np.empty(core.STATE_LEN, np.uint64)
     e1 = (prune & E1_CYCLE) != 0
+    sig, sig_n = kin_table(width)
     while at[AT_DEPTH] < parent.shape[0]:
         if stats[ST_NODES] >= min(pause, node_limit):
             return RUNNING
@@ -136,6 +196,7 @@ def beam(
                 nc += 1
         # best first; a stable sort keeps the move ordering among equals
         order = np.argsort(-cand_score[:nc], kind="mergesort")
+        sig_n[:] = 0
         m = 0
         for o in order:
             if m == width or stats[ST_NODES] >= node_limit:
@@ -145,8 +206,13 @@ def beam(
             if e1:
                 canon_stock(child, game, rules)
             core.canonical_key(child, rules, key)
+            kin = kin_slot(child, KIN_HEADER_BITS, 2, sig, sig_n)
+            if sig_n[kin] >= kin_cap:
+                at[AT_KIN] += 1
+                continue
             if not tt_insert(keys, used, key):
                 continue
+            sig_n[kin] += 1
             stats[ST_ENTRIES] += 1
             stats[ST_NODES] += 1
             nxt[m] = child

@@ -16,7 +16,14 @@ import numpy as np
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver import config
-from canfield.solver.beam import AT_BEST_DEPTH, AT_BEST_INDEX, AT_DEPTH, beam, beam_start
+from canfield.solver.beam import (
+    AT_BEST_DEPTH,
+    AT_BEST_INDEX,
+    AT_DEPTH,
+    AT_LEN,
+    beam,
+    beam_start,
+)
 from canfield.solver.budgets import nodes_in_time
 from canfield.solver.dfs_run import SUMMED, Run
 from canfield.solver.double_beam import line_of
@@ -50,9 +57,9 @@ def beam_width(seconds: float, nodes: int | None, memory: int) -> int:
 def beam_probe(
     position: Position, t0: float, until: float, nodes: int | None, memory: int, prune: int
 ) -> Run:
-    """Run the beams of ``config.BEAM_WEIGHTS`` from ``position`` in turn
-    (each scoring positions by its own weights, with a table of its own)
-    until one wins, ``until`` seconds after ``t0``, ``nodes`` positions in
+    """Run the beams of ``config.BEAM_CASCADE`` from ``position`` in turn
+    (each scoring positions by its own weights, with its own kin cap and a
+    table of its own) until one wins, ``until`` seconds after ``t0``, ``nodes`` positions in
     all or the last one's end.
 
     Parameters
@@ -85,11 +92,11 @@ def beam_probe(
     nxt = np.zeros_like(layer)
     parent = np.zeros((config.BEAM_DEPTH, width), np.int64)
     macs = np.zeros_like(parent)
-    at = np.zeros(4, np.int64)
+    at = np.zeros(AT_LEN, np.int64)
     total = np.zeros(N_STATS, np.int64)
     best, best_line = -1, []
     code, reason = RUNNING, "probe"
-    for weights in config.BEAM_WEIGHTS:
+    for weights, kin_cap in config.BEAM_CASCADE:
         spent = int(total[ST_NODES])
         if (nodes is not None and spent >= nodes) or time.perf_counter() - t0 >= until:
             break
@@ -109,7 +116,7 @@ def beam_probe(
             pause = done + nodes_in_time(t0, until, spent + done, config.CHUNK_NODES)
             code = beam(
                 layer, nxt, at, g.arr, g.rules, np.int64(prune), w, pause, limit,
-                keys, used, parent, macs, stats,
+                keys, used, parent, macs, stats, np.int64(kin_cap if kin_cap > 0 else 1 << 62),
             )  # fmt: skip
         for slot in SUMMED:
             total[slot] += stats[slot]

@@ -77,15 +77,25 @@ BEAM_RATE = 250_000
 BEAM_MEMORY_SHARE = 0.5
 #: The most macro moves its lines may have.
 BEAM_DEPTH = 300
-#: Its scores (``solver.beam.score``), one beam each, in turn until one wins
-#: or the share is spent: points per card banked, minus points per reserve
-#: card and per unplayed stock card, plus points per stock card the walk
-#: will still turn over (limited passes) and per empty column. A beam that
-#: runs dry takes about a second at 10 s's width, so three fit in the share.
-#: The first is the two-pack beam's; the others, measured on the 101 rainbow
+#: Its scores (``solver.beam.score``): points per card banked, minus points
+#: per reserve card and per unplayed stock card, plus points per stock card
+#: the walk will still turn over (limited passes) and per empty column. The
+#: first is the two-pack beam's; the others, measured on the 101 rainbow
 #: deals of 0-199 it leaves unknown at 10 s (9,000 wide), win 13 and 8 of
 #: them (docs/solver.md, "The beam probe under rank-only building").
 BEAM_WEIGHTS = ((10, 3, 4, 4, 0), (10, 3, 4, 8, 0), (10, 6, 4, 4, 0))
+#: The beams a probe runs, in turn until one wins or the share is spent: a
+#: score and a kin cap, the most positions a depth may keep that differ
+#: only in their columns (the same foundations, reserve, stock and waste;
+#: ``solver.beam.beam``; 0: no cap). Without the cap a beam fills with one
+#: position's column arrangements and runs dry (about a second at 10 s's
+#: width, so three uncapped beams fit in the share). The beam probe alone
+#: at 750,000 positions on the 280 rainbow deals of 0-299 not proven lost:
+#: these three scores with no cap won 114, capped at 4 134; the first score
+#: alone, 9,400 wide, on the 88 deals of 0-199 0.14.1 leaves unknown at
+#: 10 s: no cap won 0, a cap of 16 4, of 4 9, of 2 10, of 1 8
+#: (docs/solver.md, "The beam probe under rank-only building").
+BEAM_CASCADE = tuple((w, 4) for w in BEAM_WEIGHTS)
 #: Probes of the two-pack search (``solver.double_run``), in order: a kind
 #: (``dfs``: the depth-first search searching only the first ``width`` moves
 #: at each position below the root, best first; ``beam``: the beam of
@@ -114,6 +124,11 @@ DOUBLE_BEAM_LAYERS = 150
 #: budget this, not the width in ``DOUBLE_PROBES``, caps the width.
 DOUBLE_BEAM_MEMORY_SHARE = 0.5
 DOUBLE_BEAM_MIN_WIDTH = 16
+#: The two-pack beam's kin cap (the one-pack beam's, ``BEAM_CASCADE``): at
+#: most this many positions a depth that differ only in their columns. The
+#: whole solve at 700,000 positions on the 200 deals of 0-199: 124 won
+#: without it, 138 with 4 (docs/solver.md, "Two packs").
+DOUBLE_BEAM_KIN_CAP = 4
 DOUBLE_BEAM_RATE = 70_000
 #: Under a time budget alone, after its first chunk the beam re-sizes itself
 #: to the rate it has measured: the time left spread over the depths a won

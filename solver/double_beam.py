@@ -18,6 +18,7 @@ from numba import njit
 from canfield.engine import core_double as cd
 from canfield.engine.core import R_PASSES
 from canfield.solver import config
+from canfield.solver.beam import kin_slot, kin_table
 from canfield.solver.double_dfs import apply_macro, gen_macros, tt_insert
 from canfield.solver.stats import (
     EXHAUSTED,
@@ -67,7 +68,12 @@ def score(s, game, rules, weights):
 
 
 #: slots of the ``at`` vector that carries a beam from one call to the next
-AT_DEPTH, AT_N, AT_BEST_DEPTH, AT_BEST_INDEX = range(4)
+AT_DEPTH, AT_N, AT_BEST_DEPTH, AT_BEST_INDEX, AT_KIN = range(5)
+AT_LEN = 5
+#: the bits of state word 0 a kin signature keeps: eight foundations (32),
+#: the reserve's size (4), the waste pointer (7) and the redeals (4)
+#: (engine.core_double's layout)
+KIN_HEADER_BITS = 47
 
 
 @njit(cache=True)
@@ -88,10 +94,12 @@ def beam_start(root, rules, layer, keys, used, at, stats):
 @njit(cache=True)
 def beam(
     layer, nxt, at, game, rules, prune, weights, pause, node_limit, keys, used, parent, macs, stats,
-    buf, seen,
+    buf, seen, kin_cap,
 ):  # fmt: skip
     """Go on from depth ``at[AT_DEPTH]`` (its ``at[AT_N]`` positions in
-    ``layer``), keeping at most ``layer.shape[0]`` positions a depth.
+    ``layer``), keeping at most ``layer.shape[0]`` positions a depth, and
+    at most ``kin_cap`` of them that differ only in their columns (the
+    one-pack beam's kin cap, :func:`solver.beam.beam`).
 
     ``parent[d, i]`` and ``macs[d, i]`` name position ``i`` of depth
     ``d + 1``: its parent's index at depth ``d`` and the macro move from it.
@@ -112,6 +120,7 @@ def beam(
     moves = np.empty(buf.shape[0], np.int64)
     key = np.empty(cd.KEY_WORDS, np.uint64)
     child = np.empty(cd.STATE_LEN, np.uint64)
+    sig, sig_n = kin_table(width)
     while at[AT_DEPTH] < parent.shape[0]:
         if stats[ST_NODES] >= min(pause, node_limit):
             return RUNNING
@@ -132,15 +141,21 @@ def beam(
                 nc += 1
         # best first; a stable sort keeps the move ordering among equals
         order = np.argsort(-cand_score[:nc], kind="mergesort")
+        sig_n[:] = 0
         m = 0
         for o in order:
             if m == width or stats[ST_NODES] >= node_limit:
                 break
             child[:] = layer[cand_parent[o]]
             apply_macro(child, cand_mac[o], game, rules)
+            kin = kin_slot(child, KIN_HEADER_BITS, 3, sig, sig_n)
+            if sig_n[kin] >= kin_cap:
+                at[AT_KIN] += 1
+                continue
             cd.canonical_key(child, rules, key)
             if not tt_insert(keys, used, key):
                 continue
+            sig_n[kin] += 1
             stats[ST_ENTRIES] += 1
             stats[ST_NODES] += 1
             nxt[m] = child

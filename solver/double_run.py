@@ -22,6 +22,7 @@ from canfield.solver.double_beam import (
     AT_BEST_DEPTH,
     AT_BEST_INDEX,
     AT_DEPTH,
+    AT_LEN,
     AT_N,
     beam,
     beam_start,
@@ -280,7 +281,7 @@ def beam_probe(
     nxt = np.zeros_like(layer)
     parent = np.zeros((config.DOUBLE_BEAM_DEPTH, layer.shape[0]), np.int64)
     macs = np.zeros_like(parent)
-    at = np.zeros(4, np.int64)
+    at = np.zeros(AT_LEN, np.int64)
     weights = np.array(config.DOUBLE_BEAM_WEIGHTS, np.int64)
     won = beam_start(position.state, g.rules, layer, keys, used, at, stats)
     rate = 0.0  # seconds a slot of the last rehash took (see :func:`_timed_grown`)
@@ -317,6 +318,7 @@ def beam_probe(
         code = beam(
             layer[:width], nxt[:width], at, g.arr, g.rules, np.int64(prune), weights, pause,
             limit, keys, used, parent, macs, stats, buf, seen,
+            np.int64(config.DOUBLE_BEAM_KIN_CAP or 1 << 62),  # 0: no cap
         )  # fmt: skip
     if code == WON:
         reason = "won"

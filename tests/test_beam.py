@@ -7,19 +7,23 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 
+import numpy as np
 import pytest
 from reference_rules import ref_apply, ref_banked, ref_initial
 
+from canfield.engine import core
 from canfield.engine.deals import deal_cards
 from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS, parse_profile
 from canfield.solver import config
+from canfield.solver.beam import AT_DEPTH, AT_KIN, AT_LEN, AT_N, beam, beam_start
 from canfield.solver.beam_run import beam_applies, beam_bytes, beam_probe, beam_width
 from canfield.solver.macros import expand_macros
 from canfield.solver.pruning import prune_mask
 from canfield.solver.search import Solver, two_move_position
-from canfield.solver.stats import ST_NODES
+from canfield.solver.stats import N_STATS, RUNNING, ST_NODES
 
 BUILDS = config.BEAM_BUILDS
 
@@ -115,17 +119,17 @@ def test_the_beam_wins_a_two_move_position_and_its_line_replays():
 
 
 def test_a_later_beam_of_the_cascade_wins_what_the_first_leaves(monkeypatch):
-    """Each score of ``config.BEAM_WEIGHTS`` runs as a beam of its own until
+    """Each beam of ``config.BEAM_CASCADE`` runs with a table of its own until
     one wins. Rainbow deal 31 at 2,000,000 positions is unknown with the
     first score alone and won with the cascade (it bites), and the win
     replays on the engine and on the plain reference rules."""
     nodes = 2_000_000
     pos = Position.from_deal(31, "rainbow")
-    cascade = config.BEAM_WEIGHTS
+    cascade = config.BEAM_CASCADE
     assert len(cascade) >= 2
-    monkeypatch.setattr(config, "BEAM_WEIGHTS", cascade[:1])
+    monkeypatch.setattr(config, "BEAM_CASCADE", cascade[:1])
     first = Solver().solve(pos, seconds=math.inf, nodes=nodes)
-    monkeypatch.setattr(config, "BEAM_WEIGHTS", cascade)
+    monkeypatch.setattr(config, "BEAM_CASCADE", cascade)
     every = Solver().solve(pos, seconds=math.inf, nodes=nodes)
     assert first.result == "unknown"
     assert (every.result, every.stage) == ("won", "beam") and every.nodes <= nodes
@@ -135,5 +139,89 @@ def test_a_later_beam_of_the_cascade_wins_what_the_first_leaves(monkeypatch):
     assert end.is_won()
     ref = ref_initial(deal_cards(31), parse_profile("rainbow"))
     for move in every.moves:
+        ref = ref_apply(ref, str(move))
+    assert ref_banked(ref) == 52
+
+
+def _kin(pos: Position) -> tuple:
+    """Everything but the columns, read through the engine's plain accessors
+    (the twin of the kernel's signature of state bits)."""
+    return (
+        tuple(pos.foundations()),
+        tuple(pos.reserve()),
+        tuple(pos.waste()),
+        tuple(pos.stock()),
+        pos.redeals(),
+    )
+
+
+def _largest_kin_per_depth(deal: int, cap: int, width: int, depths: int) -> tuple[list[int], int]:
+    """Run the first score's beam on rainbow ``deal`` one depth at a time
+    and return, for each depth, the most positions kept that share
+    everything but their columns, and how many positions the cap turned
+    away in all."""
+    pos = Position.from_deal(deal, "rainbow")
+    g = pos.game
+    kw = core.key_words(int(g.rules[core.R_BUILD]))
+    keys = np.zeros((1 << 20, kw), np.uint64)
+    used = np.zeros(1 << 20, np.bool_)
+    layer = np.zeros((width, core.STATE_LEN), np.uint64)
+    nxt = np.zeros_like(layer)
+    parent = np.zeros((depths + 1, width), np.int64)
+    macs = np.zeros_like(parent)
+    at = np.zeros(AT_LEN, np.int64)
+    stats = np.zeros(N_STATS, np.int64)
+    weights = np.array(config.BEAM_CASCADE[0][0], np.int64)
+    beam_start(pos.state, g.rules, layer, keys, used, at, stats)
+    largest = []
+    while at[AT_DEPTH] < depths:
+        # one depth a call: it pauses once any position was made past ``pause``
+        code = beam(
+            layer, nxt, at, g.arr, g.rules, np.int64(prune_mask(True)), weights,
+            stats[ST_NODES] + 1, 1 << 19, keys, used, parent, macs, stats, np.int64(cap),
+        )  # fmt: skip
+        kin = Counter(_kin(Position(g, layer[i].copy())) for i in range(at[AT_N]))
+        largest.append(max(kin.values()))
+        if code != RUNNING:
+            break
+    return largest, int(at[AT_KIN])
+
+
+def test_the_kin_cap_keeps_at_most_its_number_of_column_arrangements_a_depth():
+    """With the cap at 4, no depth of the beam keeps more than 4 positions
+    that differ only in their columns (counted by the engine's accessors,
+    not the kernel's bits), and the cap turned positions away; without it
+    the same beam keeps more than 4 at some depths (the cap has something
+    to bite on: those depths are counted and must exist)."""
+    cap = config.BEAM_CASCADE[0][1]
+    assert cap == 4
+    capped, turned_away = _largest_kin_per_depth(7, cap, 400, 40)
+    free, none_turned = _largest_kin_per_depth(7, 1 << 40, 400, 40)
+    assert len(capped) >= 30 and max(capped) <= 4
+    assert turned_away > 0 and none_turned == 0
+    assert sum(n > 4 for n in free) >= 5
+
+
+def test_the_kin_cap_wins_where_the_beam_without_it_runs_dry(monkeypatch):
+    """Rainbow deal 147, the first score alone at 750,000 positions (a beam
+    about 9,400 wide): without the cap its beam fills with one position's
+    column arrangements and runs dry; with the cap it wins (it bites), and
+    the win replays on the engine and on the plain reference rules."""
+    pos = Position.from_deal(147, "rainbow")
+    first = config.BEAM_WEIGHTS[0]
+    assert config.BEAM_CASCADE[0] == (first, 4)
+
+    def probe(cap: int):
+        monkeypatch.setattr(config, "BEAM_CASCADE", ((first, cap),))
+        return beam_probe(pos, time.perf_counter(), math.inf, 750_000, 1 << 30, prune_mask(True))
+
+    free = probe(0)  # 0: no cap
+    capped = probe(4)
+    assert free.result == "unknown"
+    assert (capped.result, capped.stage) == ("won", "beam")
+    moves, end = expand_macros(pos, capped.macros)
+    assert end.is_won()
+    ref = ref_initial(deal_cards(147), parse_profile("rainbow"))
+    for move in moves:
         ref = ref_apply(ref, str(move))
     assert ref_banked(ref) == 52

@@ -9,6 +9,7 @@ against a brute force over the reference on late positions.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -508,3 +509,27 @@ def test_the_table_stays_within_the_memory_budget(memory):
     r = solve_deal(0, "double", seconds=60, nodes=400_000, memory=memory)
     assert r.result == "unknown" and r.stop_reason == "memory", (r.result, r.stop_reason)
     assert 0 < r.peak_table_bytes <= memory, r.peak_table_bytes
+
+
+def test_the_kin_cap_wins_where_the_two_pack_beam_without_it_does_not(monkeypatch):
+    """The two-pack beam keeps at most ``config.DOUBLE_BEAM_KIN_CAP``
+    positions a depth that differ only in their columns. At 700,000
+    positions, double deal 46 is unknown to the whole solve without the cap
+    and won by its beam with it (the cap bites: that is the difference),
+    the win replayed on the engine and on the plain reference rules."""
+    assert config.DOUBLE_BEAM_KIN_CAP == 4
+    pos = Position.from_deal(46, "double")
+    monkeypatch.setattr(config, "DOUBLE_BEAM_KIN_CAP", 0)
+    free = Solver().solve(pos, seconds=math.inf, nodes=700_000)
+    monkeypatch.setattr(config, "DOUBLE_BEAM_KIN_CAP", 4)
+    capped = Solver().solve(pos, seconds=math.inf, nodes=700_000)
+    assert free.result == "unknown"
+    assert (capped.result, capped.stage) == ("won", "beam")
+    end = pos
+    for move in capped.moves:
+        end = end.apply(move)
+    assert end.is_won()
+    ref = ref_initial(deal_cards(46, 2), parse_profile("double"))
+    for move in capped.moves:
+        ref = ref_apply(ref, str(move))
+    assert ref_banked(ref) == 104
