@@ -45,6 +45,14 @@ KIN_HEADER_BITS = 30
 
 
 @njit(cache=True, inline="always")
+def _kin_word(s, w, header_bits):
+    """Word ``w`` of ``s``'s kin signature: word 0 keeps its header only."""
+    if w == 0:
+        return s[0] & ((np.uint64(1) << np.uint64(header_bits)) - np.uint64(1))
+    return s[w]
+
+
+@njit(cache=True, inline="always")
 def kin_slot(s, header_bits, words, sig, sig_n):
     """The slot of ``s``'s kin signature (everything but its columns: the
     low ``header_bits`` of state word 0 and words ``1 .. words - 1``, the
@@ -53,30 +61,21 @@ def kin_slot(s, header_bits, words, sig, sig_n):
     free. Shared by the one- and two-pack beams (``solver.double_beam``)."""
     h = np.uint64(0)
     for w in range(words):
-        v = s[w]
-        if w == 0:
-            v &= (np.uint64(1) << np.uint64(header_bits)) - np.uint64(1)
-        h = (h ^ v) * np.uint64(0x9E3779B97F4A7C15)
+        h = (h ^ _kin_word(s, w, header_bits)) * np.uint64(0x9E3779B97F4A7C15)
     h ^= h >> np.uint64(29)
     mask = sig.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
     while sig_n[slot] != 0:
         same = True
         for w in range(words):
-            v = s[w]
-            if w == 0:
-                v &= (np.uint64(1) << np.uint64(header_bits)) - np.uint64(1)
-            if sig[slot, w] != v:
+            if sig[slot, w] != _kin_word(s, w, header_bits):
                 same = False
                 break
         if same:
             return slot
         slot = (slot + 1) & mask
     for w in range(words):
-        v = s[w]
-        if w == 0:
-            v &= (np.uint64(1) << np.uint64(header_bits)) - np.uint64(1)
-        sig[slot, w] = v
+        sig[slot, w] = _kin_word(s, w, header_bits)
     return slot
 
 
@@ -143,7 +142,8 @@ def beam(
 ):  # fmt: skip
     """Go on from depth ``at[AT_DEPTH]`` (its ``at[AT_N]`` positions in
     ``layer``), keeping at most ``layer.shape[0]`` positions a depth, and
-    at most ``kin_cap`` of them that differ only in their columns.
+    at most ``kin_cap`` of them that differ only in their columns (0: no
+    cap).
 
     Without the cap a wide beam fills with one position's column
     arrangements (under rank-only building a card has up to four parents),
@@ -205,14 +205,17 @@ def beam(
             apply_macro(child, cand_mac[o], game, rules)
             if e1:
                 canon_stock(child, game, rules)
+            kin = -1
+            if kin_cap > 0:
+                kin = kin_slot(child, KIN_HEADER_BITS, 2, sig, sig_n)
+                if sig_n[kin] >= kin_cap:
+                    at[AT_KIN] += 1
+                    continue
             core.canonical_key(child, rules, key)
-            kin = kin_slot(child, KIN_HEADER_BITS, 2, sig, sig_n)
-            if sig_n[kin] >= kin_cap:
-                at[AT_KIN] += 1
-                continue
             if not tt_insert(keys, used, key):
                 continue
-            sig_n[kin] += 1
+            if kin >= 0:
+                sig_n[kin] += 1
             stats[ST_ENTRIES] += 1
             stats[ST_NODES] += 1
             nxt[m] = child

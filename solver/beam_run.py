@@ -116,7 +116,7 @@ def beam_probe(
             pause = done + nodes_in_time(t0, until, spent + done, config.CHUNK_NODES)
             code = beam(
                 layer, nxt, at, g.arr, g.rules, np.int64(prune), w, pause, limit,
-                keys, used, parent, macs, stats, np.int64(kin_cap if kin_cap > 0 else 1 << 62),
+                keys, used, parent, macs, stats, np.int64(kin_cap),
             )  # fmt: skip
         for slot in SUMMED:
             total[slot] += stats[slot]

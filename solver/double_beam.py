@@ -99,7 +99,7 @@ def beam(
     """Go on from depth ``at[AT_DEPTH]`` (its ``at[AT_N]`` positions in
     ``layer``), keeping at most ``layer.shape[0]`` positions a depth, and
     at most ``kin_cap`` of them that differ only in their columns (the
-    one-pack beam's kin cap, :func:`solver.beam.beam`).
+    one-pack beam's kin cap, :func:`solver.beam.beam`; 0: no cap).
 
     ``parent[d, i]`` and ``macs[d, i]`` name position ``i`` of depth
     ``d + 1``: its parent's index at depth ``d`` and the macro move from it.
@@ -148,14 +148,17 @@ def beam(
                 break
             child[:] = layer[cand_parent[o]]
             apply_macro(child, cand_mac[o], game, rules)
-            kin = kin_slot(child, KIN_HEADER_BITS, 3, sig, sig_n)
-            if sig_n[kin] >= kin_cap:
-                at[AT_KIN] += 1
-                continue
+            kin = -1
+            if kin_cap > 0:
+                kin = kin_slot(child, KIN_HEADER_BITS, 3, sig, sig_n)
+                if sig_n[kin] >= kin_cap:
+                    at[AT_KIN] += 1
+                    continue
             cd.canonical_key(child, rules, key)
             if not tt_insert(keys, used, key):
                 continue
-            sig_n[kin] += 1
+            if kin >= 0:
+                sig_n[kin] += 1
             stats[ST_ENTRIES] += 1
             stats[ST_NODES] += 1
             nxt[m] = child

@@ -318,7 +318,7 @@ def beam_probe(
         code = beam(
             layer[:width], nxt[:width], at, g.arr, g.rules, np.int64(prune), weights, pause,
             limit, keys, used, parent, macs, stats, buf, seen,
-            np.int64(config.DOUBLE_BEAM_KIN_CAP or 1 << 62),  # 0: no cap
+            np.int64(config.DOUBLE_BEAM_KIN_CAP),
         )  # fmt: skip
     if code == WON:
         reason = "won"

@@ -196,7 +196,7 @@ def test_the_kin_cap_keeps_at_most_its_number_of_column_arrangements_a_depth():
     cap = config.BEAM_CASCADE[0][1]
     assert cap == 4
     capped, turned_away = _largest_kin_per_depth(7, cap, 400, 40)
-    free, none_turned = _largest_kin_per_depth(7, 1 << 40, 400, 40)
+    free, none_turned = _largest_kin_per_depth(7, 0, 400, 40)  # 0: no cap
     assert len(capped) >= 30 and max(capped) <= 4
     assert turned_away > 0 and none_turned == 0
     assert sum(n > 4 for n in free) >= 5
