@@ -80,6 +80,17 @@ def kin_slot(s, header_bits, words, sig, sig_n):
 
 
 @njit(cache=True, inline="always")
+def kin_admit(s, header_bits, words, sig, sig_n, kin_cap):
+    """Whether the kin cap lets a depth keep ``s``: -1 with no cap (``kin_cap``
+    0), -2 when ``kin_cap`` positions of its signature are kept already, else
+    its slot (add 1 to ``sig_n[slot]`` once ``s`` is kept)."""
+    if kin_cap <= 0:
+        return -1
+    slot = kin_slot(s, header_bits, words, sig, sig_n)
+    return -2 if sig_n[slot] >= kin_cap else slot
+
+
+@njit(cache=True, inline="always")
 def kin_table(width):
     """An empty signature table for a depth of at most ``width`` positions."""
     hs = 1
@@ -205,12 +216,10 @@ def beam(
             apply_macro(child, cand_mac[o], game, rules)
             if e1:
                 canon_stock(child, game, rules)
-            kin = -1
-            if kin_cap > 0:
-                kin = kin_slot(child, KIN_HEADER_BITS, 2, sig, sig_n)
-                if sig_n[kin] >= kin_cap:
-                    at[AT_KIN] += 1
-                    continue
+            kin = kin_admit(child, KIN_HEADER_BITS, 2, sig, sig_n, kin_cap)
+            if kin == -2:
+                at[AT_KIN] += 1
+                continue
             core.canonical_key(child, rules, key)
             if not tt_insert(keys, used, key):
                 continue

@@ -18,7 +18,7 @@ from numba import njit
 from canfield.engine import core_double as cd
 from canfield.engine.core import R_PASSES
 from canfield.solver import config
-from canfield.solver.beam import kin_slot, kin_table
+from canfield.solver.beam import kin_admit, kin_table
 from canfield.solver.double_dfs import apply_macro, gen_macros, tt_insert
 from canfield.solver.stats import (
     EXHAUSTED,
@@ -148,12 +148,10 @@ def beam(
                 break
             child[:] = layer[cand_parent[o]]
             apply_macro(child, cand_mac[o], game, rules)
-            kin = -1
-            if kin_cap > 0:
-                kin = kin_slot(child, KIN_HEADER_BITS, 3, sig, sig_n)
-                if sig_n[kin] >= kin_cap:
-                    at[AT_KIN] += 1
-                    continue
+            kin = kin_admit(child, KIN_HEADER_BITS, 3, sig, sig_n, kin_cap)
+            if kin == -2:
+                at[AT_KIN] += 1
+                continue
             cd.canonical_key(child, rules, key)
             if not tt_insert(keys, used, key):
                 continue
