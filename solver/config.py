@@ -14,6 +14,12 @@ QUARTER_RAM = (os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 4
 DEFAULT_MEMORY = min(1 << 30, QUARTER_RAM)
 #: Nodes expanded per call of the compiled kernel before Python checks the clock.
 CHUNK_NODES = 50_000
+#: Under a time budget a table is not grown when the rehash would end past
+#: the deadline, counting at least this many seconds a byte of the new table
+#: (``solver.budgets.rehash_in_time``): measured 6-10 ns a byte on fresh
+#: memory here (a 384 MiB two-pack table 2.5 s, a 160 MiB one-pack table
+#: 1.6 s), where the last rehash's rate had predicted a tenth of it.
+REHASH_SECONDS_PER_BYTE = 1e-8
 #: Under a time budget a chunk shrinks to what the rate so far fits in the
 #: time left, but never below this (each kernel call costs a few microseconds).
 MIN_CHUNK_NODES = 2_000

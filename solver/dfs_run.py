@@ -254,7 +254,8 @@ class DfsRun:
             if code == TABLE_FULL:
                 if self.cap < max_cap:
                     new_cap = grown_cap(self.cap, max_cap)
-                    if not rehash_in_time(t0, seconds, self.rehash_rate * new_cap):
+                    predicted = self.rehash_rate * new_cap
+                    if not rehash_in_time(t0, seconds, predicted, new_cap * self.entry):
                         self.reason = "time"
                         break
                     started = time.perf_counter()

@@ -90,7 +90,7 @@ def test_a_rehash_that_would_pass_the_deadline_is_not_begun(monkeypatch):
 
     asked: list[float] = []
 
-    def every_other(t0: float, seconds: float, predicted: float) -> bool:
+    def every_other(t0: float, seconds: float, predicted: float, new_bytes: int) -> bool:
         asked.append(predicted)
         return len(asked) % 2 == 0  # the first, third, ... rehash has no room
 
@@ -117,7 +117,25 @@ def test_a_rehash_that_would_pass_the_deadline_is_not_begun(monkeypatch):
     from canfield.solver.budgets import rehash_in_time
 
     now = time.perf_counter()
-    assert rehash_in_time(now, 10.0, 0.5) and not rehash_in_time(now - 9.8, 10.0, 0.5)
+    assert rehash_in_time(now, 10.0, 0.5, 1) and not rehash_in_time(now - 9.8, 10.0, 0.5, 1)
+
+
+def test_a_large_rehash_counts_its_fresh_memory_even_when_the_last_one_was_quick():
+    """A rehash's time is taken as at least ``REHASH_SECONDS_PER_BYTE`` a
+    byte of the new table: a first rehash (no rate yet, predicted 0 s) or
+    one after a quick small rehash is refused near the deadline when its
+    table is large (a 384 MiB two-pack table took 2.5 s here), and allowed
+    when it is small or the time left holds it."""
+    from canfield.solver.budgets import rehash_in_time
+
+    big, small = 384 << 20, 1 << 20
+    assert big * config.REHASH_SECONDS_PER_BYTE > 1.5 > small * config.REHASH_SECONDS_PER_BYTE
+    now = time.perf_counter()
+    assert not rehash_in_time(now - 8.5, 10.0, 0.0, big)  # 1.5 s left: refused
+    assert not rehash_in_time(now - 8.5, 10.0, 0.04, big)  # a tenth-too-low rate: refused
+    assert rehash_in_time(now - 8.5, 10.0, 0.0, small)
+    assert rehash_in_time(now, 10.0, 0.0, big)
+    assert not rehash_in_time(now - 8.5, 10.0, 2.0, small)  # a measured rate still counts
 
 
 def test_a_chunk_shrinks_to_what_the_time_left_holds():
@@ -134,3 +152,17 @@ def test_a_chunk_shrinks_to_what_the_time_left_holds():
     # past the deadline, never below the smallest chunk (or the chunk asked)
     assert nodes_in_time(now - 11.0, 10.0, 10**6, 50_000) == config.MIN_CHUNK_NODES
     assert nodes_in_time(now - 11.0, 10.0, 10**6, 500) == 500
+
+
+def test_a_timed_search_counts_its_rehash_by_the_new_tables_bytes(monkeypatch):
+    """``DfsRun`` asks the rehash guard with the new table's bytes: with a
+    rehash priced at a second a byte, the first full table is not grown and
+    the run stops there for "time", unknown, long before its budget."""
+    monkeypatch.setattr(config, "REHASH_SECONDS_PER_BYTE", 1.0)
+    run = DfsRun(Position.from_deal(0, "strict"), Path(), prune_mask(True), 1 << 16)
+    first = run.table_bytes
+    t0 = time.perf_counter()
+    run.advance(t0, 600.0, None, BIG)
+    assert (run.reason, run.code) == ("time", stats.TABLE_FULL)
+    assert run.finish().result == "unknown" and run.peak_bytes == first
+    assert time.perf_counter() - t0 < 60.0

@@ -533,3 +533,30 @@ def test_the_kin_cap_wins_where_the_two_pack_beam_without_it_does_not(monkeypatc
     for move in capped.moves:
         ref = ref_apply(ref, str(move))
     assert ref_banked(ref) == 104
+
+
+@pytest.mark.parametrize("probe", ["beam", "dfs"])
+def test_a_timed_two_pack_search_counts_each_rehash_by_its_new_tables_bytes(monkeypatch, probe):
+    """Both two-pack searches ask the rehash guard with the new table's
+    bytes (``solver.budgets.rehash_in_time``): with a rehash priced at a
+    second a byte, the first full table is never grown, and the search
+    stops there, unknown for ``time``, long before its budget."""
+    from canfield.solver import double_run
+    from canfield.solver.pruning import ALL_RULES
+
+    asked = []
+    guard = double_run.rehash_in_time
+
+    def counting(t0, seconds, predicted, new_bytes):
+        asked.append(new_bytes)
+        return guard(t0, seconds, predicted, new_bytes)
+
+    monkeypatch.setattr(config, "REHASH_SECONDS_PER_BYTE", 1.0)
+    monkeypatch.setattr(double_run, "rehash_in_time", counting)
+    pos = Position.from_deal(3, "double")
+    run_it = double_run.beam_probe if probe == "beam" else double_run._search
+    t0 = time.perf_counter()
+    r = run_it(pos, t0, 120.0, None, 1 << 30, ALL_RULES, 4000 if probe == "beam" else 0)
+    assert len(asked) == 1 and asked[0] == 2 * r["peak_table_bytes"]  # refused once, not grown
+    assert (r["result"], r["stop_reason"]) == ("unknown", "time")
+    assert time.perf_counter() - t0 < 60.0

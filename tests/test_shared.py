@@ -125,7 +125,7 @@ def test_a_rehash_that_would_end_past_the_deadline_is_not_begun(monkeypatch):
     full table, unknown for ``time``."""
     asked = []
 
-    def refuse(t0, seconds, predicted):
+    def refuse(t0, seconds, predicted, new_bytes):
         asked.append(predicted)
         return False
 
