@@ -160,20 +160,19 @@ def nodes_in_time(t0: float, seconds: float, done: int, chunk: int) -> int:
     return max(min(config.MIN_CHUNK_NODES, chunk), min(chunk, fits))
 
 
-def rehash_in_time(t0: float, seconds: float, predicted: float, new_bytes: int) -> bool:
-    """Whether a table rehash ends before the time limit ``seconds`` after
-    ``t0``: a large table takes seconds, and a search that grows it just
-    before the deadline overruns the budget by that much and expands
-    nothing with it.
+def rehash_in_time(t0: float, seconds: float, rate: float, new_slots: int, slot_bytes: int) -> bool:
+    """Whether a rehash into a table of ``new_slots`` slots of ``slot_bytes``
+    each ends before the time limit ``seconds`` after ``t0``: a large table
+    takes seconds, and a search that grows it just before the deadline
+    overruns the budget by that much and expands nothing with it.
 
-    ``predicted`` is the rehash's time at the rate the last one took, and
-    ``new_bytes`` the new table's size. The rehash is taken to need at least
-    ``config.REHASH_SECONDS_PER_BYTE`` a byte of new table: a table's first
-    rehash has no rate to go by, and a small table is often made of memory
-    the process already holds, while a large one is fresh memory whose every
-    page faults in when first written, so the rate of the last rehash can
-    under-predict the next one many times over (``docs/solver.md``,
+    A new slot is taken to cost ``rate`` seconds (what a slot of the last
+    rehash took; 0 before the first), and at least
+    ``config.REHASH_SECONDS_PER_BYTE`` a byte: a small table is often made
+    of memory the process already holds, while a large one is fresh memory
+    whose every page faults in when first written, so the last rehash's rate
+    can under-predict the next one many times over (``docs/solver.md``,
     "Keeping to a time budget").
     """
-    cost = max(predicted, new_bytes * config.REHASH_SECONDS_PER_BYTE)
-    return time.perf_counter() - t0 + cost < seconds
+    per_slot = max(rate, slot_bytes * config.REHASH_SECONDS_PER_BYTE)
+    return time.perf_counter() - t0 + new_slots * per_slot < seconds

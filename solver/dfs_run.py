@@ -254,8 +254,7 @@ class DfsRun:
             if code == TABLE_FULL:
                 if self.cap < max_cap:
                     new_cap = grown_cap(self.cap, max_cap)
-                    predicted = self.rehash_rate * new_cap
-                    if not rehash_in_time(t0, seconds, predicted, new_cap * self.entry):
+                    if not rehash_in_time(t0, seconds, self.rehash_rate, new_cap, self.entry):
                         self.reason = "time"
                         break
                     started = time.perf_counter()

@@ -113,16 +113,6 @@ def _timed_grown(keys: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.nda
     return new_keys, new_used, (time.perf_counter() - started) / new_used.shape[0]
 
 
-def _grows_in_time(
-    t0: float, seconds: float, rate: float, keys: np.ndarray, used: np.ndarray
-) -> bool:
-    """Whether :func:`_timed_grown` of this table, at ``rate`` seconds a new
-    slot (the last rehash's) and at least its fresh memory's price, ends
-    before the time limit."""
-    new_slots = 2 * keys.shape[0]
-    return rehash_in_time(t0, seconds, rate * new_slots, 2 * (keys.nbytes + used.nbytes))
-
-
 def expand(position: Position, macros: list[int]) -> tuple[list[str], Position]:
     """Atomic notation of ``macros`` from ``position``, each move played by the engine."""
     k = position.game.core
@@ -196,7 +186,7 @@ def _search(
             if 2 * keys.nbytes + 2 * used.nbytes > memory:
                 reason = "memory"
                 break
-            if not _grows_in_time(t0, seconds, rate, keys, used):
+            if not rehash_in_time(t0, seconds, rate, 2 * keys.shape[0], SLOT_BYTES):
                 reason = "time"
                 break
             keys, used, rate = _timed_grown(keys, used)
@@ -305,7 +295,7 @@ def beam_probe(
         # room for the next chunk and the depth that may end it, if memory allows
         need = pause + width if nodes is None else min(pause + width, nodes)
         if need > room and 2 * keys.nbytes + 2 * used.nbytes <= table_memory:
-            if not _grows_in_time(t0, seconds, rate, keys, used):
+            if not rehash_in_time(t0, seconds, rate, 2 * keys.shape[0], SLOT_BYTES):
                 reason = "time"
                 break
             keys, used, rate = _timed_grown(keys, used)

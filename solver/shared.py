@@ -203,7 +203,7 @@ def search_shared(
             if runs[0].cap >= max_cap:
                 break  # each full thread says "memory"
             new_cap = grown_cap(runs[0].cap, max_cap)
-            if not rehash_in_time(t0, seconds, rate * new_cap, new_cap * runs[0].entry):
+            if not rehash_in_time(t0, seconds, rate, new_cap, runs[0].entry):
                 for r in runs:
                     if r.reason == "memory":
                         r.reason = "time"  # a rehash that would end past the deadline

@@ -90,8 +90,8 @@ def test_a_rehash_that_would_pass_the_deadline_is_not_begun(monkeypatch):
 
     asked: list[float] = []
 
-    def every_other(t0: float, seconds: float, predicted: float, new_bytes: int) -> bool:
-        asked.append(predicted)
+    def every_other(t0: float, seconds: float, rate: float, slots: int, slot_bytes: int) -> bool:
+        asked.append(rate * slots)
         return len(asked) % 2 == 0  # the first, third, ... rehash has no room
 
     pos = Position.from_deal(0, "strict")
@@ -117,7 +117,7 @@ def test_a_rehash_that_would_pass_the_deadline_is_not_begun(monkeypatch):
     from canfield.solver.budgets import rehash_in_time
 
     now = time.perf_counter()
-    assert rehash_in_time(now, 10.0, 0.5, 1) and not rehash_in_time(now - 9.8, 10.0, 0.5, 1)
+    assert rehash_in_time(now, 10.0, 0.5, 1, 1) and not rehash_in_time(now - 9.8, 10.0, 0.5, 1, 1)
 
 
 def test_a_large_rehash_counts_its_fresh_memory_even_when_the_last_one_was_quick():
@@ -131,11 +131,14 @@ def test_a_large_rehash_counts_its_fresh_memory_even_when_the_last_one_was_quick
     big, small = 384 << 20, 1 << 20
     assert big * config.REHASH_SECONDS_PER_BYTE > 1.5 > small * config.REHASH_SECONDS_PER_BYTE
     now = time.perf_counter()
-    assert not rehash_in_time(now - 8.5, 10.0, 0.0, big)  # 1.5 s left: refused
-    assert not rehash_in_time(now - 8.5, 10.0, 0.04, big)  # a tenth-too-low rate: refused
-    assert rehash_in_time(now - 8.5, 10.0, 0.0, small)
-    assert rehash_in_time(now, 10.0, 0.0, big)
-    assert not rehash_in_time(now - 8.5, 10.0, 2.0, small)  # a measured rate still counts
+    slot = 28  # bytes a slot: a build=rank one-pack table
+    assert not rehash_in_time(now - 8.5, 10.0, 0.0, big // slot, slot)  # 1.5 s left: refused
+    low = 0.04 / (big // slot)  # a rate that predicts a tenth of the floor
+    assert not rehash_in_time(now - 8.5, 10.0, low, big // slot, slot)  # refused
+    assert rehash_in_time(now - 8.5, 10.0, 0.0, small // slot, slot)
+    assert rehash_in_time(now, 10.0, 0.0, big // slot, slot)
+    high = 2.0 / (small // slot)
+    assert not rehash_in_time(now - 8.5, 10.0, high, small // slot, slot)  # a measured rate counts
 
 
 def test_a_chunk_shrinks_to_what_the_time_left_holds():
@@ -158,11 +161,12 @@ def test_a_timed_search_counts_its_rehash_by_the_new_tables_bytes(monkeypatch):
     """``DfsRun`` asks the rehash guard with the new table's bytes: with a
     rehash priced at a second a byte, the first full table is not grown and
     the run stops there for "time", unknown, long before its budget."""
+    budget = 600.0  # far more than a cold compile and the search take
     monkeypatch.setattr(config, "REHASH_SECONDS_PER_BYTE", 1.0)
     run = DfsRun(Position.from_deal(0, "strict"), Path(), prune_mask(True), 1 << 16)
     first = run.table_bytes
     t0 = time.perf_counter()
-    run.advance(t0, 600.0, None, BIG)
+    run.advance(t0, budget, None, BIG)
     assert (run.reason, run.code) == ("time", stats.TABLE_FULL)
     assert run.finish().result == "unknown" and run.peak_bytes == first
-    assert time.perf_counter() - t0 < 60.0
+    assert time.perf_counter() - t0 < budget  # stopped by the guard, not the clock
