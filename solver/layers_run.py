@@ -8,11 +8,14 @@ budget, and turns the log back into the best line.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver import config, layers
+from canfield.solver.budgets import rehash_in_time
 from canfield.solver.dfs_run import SUMMED, Run, next_chunk, verdict
 from canfield.solver.macros import SolverBug
 from canfield.solver.stats import EXHAUSTED, N_STATS, RUNNING, ST_BEST, ST_DOMINATED, WON
@@ -38,6 +41,7 @@ class LayerMemory:
         self.tables = [new_table(small, kw) for _ in range(3)]
         self.stacks = [np.zeros((small, self.row), np.uint64) for _ in range(3)]
         self.log = np.zeros(small, np.int64)
+        self.rehash_rate = 0.0  # seconds a slot the last table rehash took
 
     def used(self) -> int:
         """Bytes the arrays take now."""
@@ -51,10 +55,12 @@ class LayerMemory:
         """The most positions each layer's table may hold."""
         return np.array([int(t.shape[0] * config.MAX_LOAD) for t in self.tables], np.int64)
 
-    def grow(self, need: int, memory: int) -> bool:
+    def grow(self, need: int, memory: int, t0: float, seconds: float) -> str:
         """Double what ``need`` names (``layers.ST_NEED``: 0-2 a table, 3-5 a
-        stack, 6 the log), keeping its contents; False, changing nothing, when
-        that would pass ``memory`` bytes."""
+        stack, 6 the log), keeping its contents. Returns "" when grown, or,
+        changing nothing, "memory" when that would pass ``memory`` bytes and
+        "time" when a table's rehash would not end ``seconds`` after ``t0``
+        (the depth-first search's guard: a large rehash takes seconds)."""
         if need < 3:
             old = self.tables[need]
             extra = old.shape[0] * self.entry
@@ -65,10 +71,15 @@ class LayerMemory:
             old = self.log
             extra = old.shape[0] * 8
         if self.used() + extra > memory:
-            return False
+            return "memory"
         if need < 3:
-            new = new_table(2 * old.shape[0], self.kw)
+            new_slots = 2 * old.shape[0]
+            if not rehash_in_time(t0, seconds, self.rehash_rate, new_slots, self.entry):
+                return "time"
+            started = time.perf_counter()
+            new = new_table(new_slots, self.kw)
             tt_rehash(old, new)
+            self.rehash_rate = (time.perf_counter() - started) / new_slots
             self.tables[need] = new
         elif need < 6:
             new = np.zeros((2 * old.shape[0], self.row), np.uint64)
@@ -77,7 +88,7 @@ class LayerMemory:
         else:
             self.log = np.zeros(2 * old.shape[0], np.int64)
             self.log[: old.shape[0]] = old
-        return True
+        return ""
 
     def forget(self, slot: int) -> None:
         """Drop a finished layer's table and stack: nothing reaches it again."""
@@ -146,8 +157,8 @@ def run_layers(
     reason = "solved" if code == WON else ""
     while code != WON:
         if code == layers.GROW:
-            if not mem.grow(int(stats[layers.ST_NEED]), memory):
-                reason = "memory"
+            reason = mem.grow(int(stats[layers.ST_NEED]), memory, t0, seconds)
+            if reason:
                 break
             peak = max(peak, mem.used())
         elif code == layers.LAYER_DONE:

@@ -4,6 +4,7 @@ search, the brute force and the argument it rests on."""
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -204,3 +205,33 @@ def test_state_from_key_gives_the_same_position_with_columns_sorted(profile):
                 break
             pos = pos.apply(rng.choice(moves))
     assert checked >= 100
+
+
+def test_a_timed_layered_search_counts_its_rehash_by_the_new_tables_bytes(layers_only, monkeypatch):
+    """The layered search asks the depth-first search's rehash guard before
+    it doubles a layer's table: with a rehash priced at a second a byte, the
+    first full table is not grown and the solve stops for "time", unknown,
+    long before its budget; priced as configured, the same solve grows its
+    tables and proves the loss."""
+    from canfield.solver import layers_run
+
+    asked: list[int] = []
+    guard = layers_run.rehash_in_time
+
+    def counted(t0, seconds, rate, new_slots, slot_bytes):
+        asked.append(new_slots * slot_bytes)
+        return guard(t0, seconds, rate, new_slots, slot_bytes)
+
+    monkeypatch.setattr(layers_run, "rehash_in_time", counted)
+    pos = Position.from_deal(19, "strict")
+    budget = 600.0  # far more than a cold compile and the search take
+    free = Solver(1 << 26, strategy="layers").solve(pos, seconds=budget)
+    assert (free.result, free.banked) == ("lost", 8)
+    assert asked and min(asked) > 0  # the guard was asked, with the new table's bytes
+    asked.clear()
+    monkeypatch.setattr(config, "REHASH_SECONDS_PER_BYTE", 1.0)
+    t0 = time.perf_counter()
+    priced = Solver(1 << 26, strategy="layers").solve(pos, seconds=budget)
+    assert (priced.result, priced.stop_reason) == ("unknown", "time")
+    assert len(asked) == 1  # refused at the first full table
+    assert time.perf_counter() - t0 < budget  # stopped by the guard, not the clock
