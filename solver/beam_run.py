@@ -58,9 +58,9 @@ def beam_probe(
     position: Position, t0: float, until: float, nodes: int | None, memory: int, prune: int
 ) -> Run:
     """Run the beams of ``config.BEAM_CASCADE`` from ``position`` in turn
-    (each scoring positions by its own weights, with its own kin cap and a
-    table of its own) until one wins, ``until`` seconds after ``t0``, ``nodes`` positions in
-    all or the last one's end.
+    (each scoring positions by its own weights, with its own kin cap, its
+    own share of the width and a table of its own) until one wins, ``until``
+    seconds after ``t0``, ``nodes`` positions in all or the last one's end.
 
     Parameters
     ----------
@@ -96,7 +96,9 @@ def beam_probe(
     total = np.zeros(N_STATS, np.int64)
     best, best_line = -1, []
     code, reason = RUNNING, "probe"
-    for weights, kin_cap in config.BEAM_CASCADE:
+    for weights, kin_cap, share in config.BEAM_CASCADE:
+        # a narrower beam keeps the first rows of the scratch (still C-ordered)
+        wide = max(min(config.BEAM_MIN_WIDTH, width), int(width * share))
         spent = int(total[ST_NODES])
         if (nodes is not None and spent >= nodes) or time.perf_counter() - t0 >= until:
             break
@@ -115,7 +117,7 @@ def beam_probe(
                 break
             pause = done + nodes_in_time(t0, until, spent + done, config.CHUNK_NODES)
             code = beam(
-                layer, nxt, at, g.arr, g.rules, np.int64(prune), w, pause, limit,
+                layer[:wide], nxt[:wide], at, g.arr, g.rules, np.int64(prune), w, pause, limit,
                 keys, used, parent, macs, stats, np.int64(kin_cap),
             )  # fmt: skip
         for slot in SUMMED:

@@ -91,17 +91,23 @@ BEAM_DEPTH = 300
 #: them (docs/solver.md, "The beam probe under rank-only building").
 BEAM_WEIGHTS = ((10, 3, 4, 4, 0), (10, 3, 4, 8, 0), (10, 6, 4, 4, 0))
 #: The beams a probe runs, in turn until one wins or the share is spent: a
-#: score and a kin cap, the most positions a depth may keep that differ
-#: only in their columns (the same foundations, reserve, stock and waste;
-#: ``solver.beam.beam``; 0: no cap). Without the cap a beam fills with one
-#: position's column arrangements and runs dry (about a second at 10 s's
-#: width, so three uncapped beams fit in the share). The beam probe alone
-#: at 750,000 positions on the 280 rainbow deals of 0-299 not proven lost:
-#: these three scores with no cap won 114, capped at 4 134; the first score
-#: alone, 9,400 wide, on the 88 deals of 0-199 0.14.1 leaves unknown at
-#: 10 s: no cap won 0, a cap of 16 4, of 4 9, of 2 10, of 1 8
+#: score, a kin cap (the most positions a depth may keep that differ only
+#: in their columns: the same foundations, reserve, stock and waste;
+#: ``solver.beam.beam``; 0: no cap) and a share of the probe's width.
+#: Without the cap a beam fills with one position's column arrangements and
+#: runs dry. The beam probe alone at 750,000 positions on the 280 rainbow
+#: deals of 0-299 not proven lost: these three scores, each at the whole
+#: width, with no cap won 114, capped at 4 134; each score first a quarter
+#: as wide, then at the whole width, 146 (a narrow beam goes deeper on the
+#: same positions; a wider one loses some deals a narrower one wins); the
+#: first score alone, 9,400 wide, on the 88 deals of 0-199 0.14.1 leaves
+#: unknown at 10 s: no cap won 0, a cap of 16 4, of 4 9, of 2 10, of 1 8
 #: (docs/solver.md, "The beam probe under rank-only building").
-BEAM_CASCADE = tuple((w, 4) for w in BEAM_WEIGHTS)
+BEAM_KIN_CAP = 4
+BEAM_NARROW_SHARE = 0.25
+BEAM_CASCADE = tuple(
+    (w, BEAM_KIN_CAP, share) for w in BEAM_WEIGHTS for share in (BEAM_NARROW_SHARE, 1.0)
+)
 #: Probes of the two-pack search (``solver.double_run``), in order: a kind
 #: (``dfs``: the depth-first search searching only the first ``width`` moves
 #: at each position below the root, best first; ``beam``: the beam of

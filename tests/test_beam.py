@@ -126,8 +126,9 @@ def test_a_later_beam_of_the_cascade_wins_what_the_first_leaves(monkeypatch):
     nodes = 2_000_000
     pos = Position.from_deal(31, "rainbow")
     cascade = config.BEAM_CASCADE
-    assert len(cascade) >= 2
-    monkeypatch.setattr(config, "BEAM_CASCADE", cascade[:1])
+    first_score = tuple(b for b in cascade if b[0] == cascade[0][0])
+    assert len(cascade) > len(first_score) >= 1
+    monkeypatch.setattr(config, "BEAM_CASCADE", first_score)
     first = Solver().solve(pos, seconds=math.inf, nodes=nodes)
     monkeypatch.setattr(config, "BEAM_CASCADE", cascade)
     every = Solver().solve(pos, seconds=math.inf, nodes=nodes)
@@ -209,10 +210,10 @@ def test_the_kin_cap_wins_where_the_beam_without_it_runs_dry(monkeypatch):
     the win replays on the engine and on the plain reference rules."""
     pos = Position.from_deal(147, "rainbow")
     first = config.BEAM_WEIGHTS[0]
-    assert config.BEAM_CASCADE[0] == (first, 4)
+    assert config.BEAM_CASCADE[0][:2] == (first, 4)
 
     def probe(cap: int):
-        monkeypatch.setattr(config, "BEAM_CASCADE", ((first, cap),))
+        monkeypatch.setattr(config, "BEAM_CASCADE", ((first, cap, 1.0),))
         return beam_probe(pos, time.perf_counter(), math.inf, 750_000, 1 << 30, prune_mask(True))
 
     free = probe(0)  # 0: no cap
@@ -225,3 +226,32 @@ def test_the_kin_cap_wins_where_the_beam_without_it_runs_dry(monkeypatch):
     for move in moves:
         ref = ref_apply(ref, str(move))
     assert ref_banked(ref) == 52
+
+
+def test_a_narrow_beam_first_wins_what_the_whole_width_leaves(monkeypatch):
+    """Each score runs first a quarter as wide (``config.BEAM_NARROW_SHARE``),
+    then at the probe's whole width. Rainbow deal 84 at 750,000 positions
+    (about 9,400 wide): the first score at the whole width leaves it
+    unknown, and so do the three scores at the whole width; the first score
+    a quarter as wide wins it (it bites), and so does the configured
+    cascade; each win replays on the engine and the plain reference rules."""
+    pos = Position.from_deal(84, "rainbow")
+    first = config.BEAM_WEIGHTS[0]
+    cap = config.BEAM_KIN_CAP
+
+    def probe(cascade):
+        monkeypatch.setattr(config, "BEAM_CASCADE", cascade)
+        return beam_probe(pos, time.perf_counter(), math.inf, 750_000, 1 << 30, prune_mask(True))
+
+    assert probe(((first, cap, 1.0),)).result == "unknown"
+    assert probe(tuple((w, cap, 1.0) for w in config.BEAM_WEIGHTS)).result == "unknown"
+    narrow = probe(((first, cap, config.BEAM_NARROW_SHARE),))
+    configured = probe(config.BEAM_CASCADE)
+    for won in (narrow, configured):
+        assert (won.result, won.stage) == ("won", "beam")
+        moves, end = expand_macros(pos, won.macros)
+        assert end.is_won()
+        ref = ref_initial(deal_cards(84), parse_profile("rainbow"))
+        for move in moves:
+            ref = ref_apply(ref, str(move))
+        assert ref_banked(ref) == 52
