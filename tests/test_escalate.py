@@ -504,7 +504,10 @@ def test_retry_solves_what_the_residue_sample_left_unknown(subsampled, tmp_path)
     files = _files(run)
     r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", "500K", "--workers", "1"])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1
-    assert "is not larger than the residue sample's budget in the usual order, 1M" in r.stderr
+    assert (
+        f"is not larger than the residue sample's budget in the usual order with toolkit "
+        f"{__version__}, 1M" in r.stderr
+    )
     assert _files(run) == files
 
 
@@ -538,6 +541,37 @@ def test_a_retry_in_a_turned_order_may_keep_the_budget(subsampled, tmp_path):
     assert "residue sample, retry 1, turn 128" in stages["stage"].tolist()
     r = CliRunner().invoke(escalate_cmd, args)
     assert r.exit_code == 0 and "(0 new)" in r.stderr
+
+
+def test_a_retry_by_a_newer_version_may_spend_any_budget(subsampled, tmp_path):
+    """A sample solved by an older toolkit version may be retried by this one
+    at any budget, even below the old one's (another version may search with
+    other rules or probes); once this version has retried it, a budget not
+    above its own is refused again, and the same call resumes."""
+    run = copy(subsampled, tmp_path / "newer")
+    left = _unknown_rows(run, "in_subsample")
+    assert left
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    assert spec["subsample"]["version"] == __version__
+    spec["subsample"]["version"] = "0.0.1"  # as if an older toolkit had solved it
+    (run / ESCALATE_JSON).write_text(json.dumps(spec))
+    args = [str(run), "--retry", "200K", "--workers", "1"]  # below the sample's 300K
+    r = CliRunner().invoke(escalate_cmd, args)
+    assert r.exit_code == 0, r.output
+    assert f"retry 1 (200K nodes): {len(left)}/{len(left)} rows" in r.stderr
+    spec = json.loads((run / ESCALATE_JSON).read_text())
+    assert [(x["budget"]["nodes"], x["version"]) for x in spec["subsample"]["retries"]] == [
+        (200_000, __version__)
+    ]
+    made = AttemptStore(run).load().query("phase == 'subsample' and rung == 1")
+    assert sorted(made["deal"]) == left and (made["version"] == __version__).all()
+    r = CliRunner().invoke(escalate_cmd, args)
+    assert r.exit_code == 0 and "(0 new)" in r.stderr
+    files = _files(run)
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", "150K", "--workers", "1"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert f"budget in the usual order with toolkit {__version__}, 200K" in r.stderr
+    assert _files(run) == files
 
 
 def test_retry_of_the_subsample_feeds_the_residue_sample(subsampled, tmp_path):

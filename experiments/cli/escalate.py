@@ -49,9 +49,11 @@ from canfield.experiments.cli.pool import pool_options
     default=None,
     metavar="NODES",
     help="Solve the rows the last sample left unknown (the residue sample's, or the "
-    "subsample's before a residue sample is drawn) again with this bigger node budget, "
-    "e.g. 2G, with a table of --memory (default: the sample's). The sample stays the one "
-    "drawn, so the estimate keeps its design. In a call of its own; repeat it to resume.",
+    "subsample's before a residue sample is drawn) again with this node budget, e.g. 2G, "
+    "larger than this toolkit version's last on it (any budget in a new --turn or with a "
+    "version that has not solved the sample), with a table of --memory (default: the "
+    "sample's). The sample stays the one drawn, so the estimate keeps its design. In a call "
+    "of its own; repeat it to resume.",
 )
 @click.option(
     "--turn",

@@ -364,32 +364,44 @@ def _with_retry(
     """``sample`` with a retry of ``nodes`` in order ``turn`` (a new one, or
     the last one resumed).
 
-    A retry in an order the sample was already solved in must raise the
-    largest node budget it had in that order (the first solve is the usual
-    order, turn 0); one in an order not tried yet may spend any budget
-    (another order searches the same tree another way: it can win early
-    where the usual order is still deep in a losing branch).
+    A retry in an order this toolkit version already solved the sample in
+    must raise the largest node budget it had in that order (the first solve
+    is the usual order, turn 0); one in an order not tried yet, or by a
+    version that has not solved the sample yet, may spend any budget
+    (another order searches the same tree another way, and another version
+    may search it with other rules or probes: either can win early where the
+    last search is still deep in a losing branch).
 
     Raises
     ------
     SweepError
         If the sample is not drawn yet, or the retry is neither larger than
-        the last budget nor in a new order (it would decide nothing new).
+        this version's last budget in that order, nor in a new order, nor by
+        a new version (it would decide nothing new).
     """
     if sample.deals is None:
         raise SweepError(f"--retry: the {name} is not drawn yet (draw and solve it first)")
     solves = (Retry(sample.budget, sample.version), *sample.retries)
     last = solves[-1]
-    if sample.retries and (nodes, turn) == (last.budget.nodes, last.turn):
+    if sample.retries and (nodes, turn, __version__) == (
+        last.budget.nodes,
+        last.turn,
+        last.version,
+    ):
         return sample  # the last retry again: resume it
     # the first solve searched in the usual order (turn 0)
-    same = [r.budget for r in solves if r.turn == turn and r.budget.nodes is not None]
+    same = [
+        r.budget
+        for r in solves
+        if r.turn == turn and r.version == __version__ and r.budget.nodes is not None
+    ]
     most = max(same, key=lambda b: b.nodes, default=None)
     if most is not None and nodes <= most.nodes:
         order = f"turn {turn}" if turn else "the usual order"
         raise SweepError(
             f"--retry {nodes_text(nodes)} is not larger than the {name}'s budget in "
-            f"{order}, {most.text()}: raise the budget or give a --turn not yet tried"
+            f"{order} with toolkit {__version__}, {most.text()}: raise the budget or give "
+            "a --turn not yet tried"
         )
     budget = Budget(nodes, None, sample.budget.memory if memory is None else memory)
     return replace(sample, retries=(*sample.retries, Retry(budget, turn=turn)))
