@@ -23,10 +23,11 @@ NODES = 40_000
 MEMORY = 64 << 20
 
 
-def _decided_deal(profile: str) -> tuple[int, object]:
-    """The first deal of ``profile`` a one-core solve decides within ``NODES``."""
+def _decided_deal(profile: str, probes: bool = True) -> tuple[int, object]:
+    """The first deal of ``profile`` a one-core solve (with or without its
+    probes) decides within ``NODES``."""
     for deal in range(12):
-        r = solve_deal(deal, profile, float("inf"), NODES, MEMORY)
+        r = solve_deal(deal, profile, float("inf"), NODES, MEMORY, probes=probes)
         if r.decided:
             return deal, r
     raise AssertionError(f"no {profile} deal among 0-11 decided in {NODES} positions")
