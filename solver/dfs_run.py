@@ -41,7 +41,7 @@ from canfield.solver.stats import (
     TOO_DEEP,
     WON,
 )
-from canfield.solver.table import new_table, slot_bytes, tt_evict, tt_rehash
+from canfield.solver.table import grown, new_table, slot_bytes, tt_evict
 
 #: Counters that add up across the runs of one solve.
 SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD, ST_HOMED, ST_HELPED, ST_EVICTED)
@@ -257,11 +257,8 @@ class DfsRun:
                     if not rehash_in_time(t0, seconds, self.rehash_rate, new_cap, self.entry):
                         self.reason = "time"
                         break
-                    started = time.perf_counter()
-                    table = new_table(new_cap, self.kw)
-                    tt_rehash(self.table, table)
-                    self.rehash_rate = (time.perf_counter() - started) / new_cap
-                    self.table, self.cap = table, new_cap
+                    self.table, self.rehash_rate = grown(self.table, new_cap, self.kw)
+                    self.cap = new_cap
                     self.peak_bytes = max(self.peak_bytes, self.table_bytes)
                 elif not self._evict():
                     self.reason = "memory"

@@ -8,8 +8,6 @@ budget, and turns the log back into the best line.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from canfield.engine import core
@@ -19,7 +17,7 @@ from canfield.solver.budgets import rehash_in_time
 from canfield.solver.dfs_run import SUMMED, Run, next_chunk, verdict
 from canfield.solver.macros import SolverBug
 from canfield.solver.stats import EXHAUSTED, N_STATS, RUNNING, ST_BEST, ST_DOMINATED, WON
-from canfield.solver.table import new_table, slot_bytes, tt_rehash
+from canfield.solver.table import grown, new_table, slot_bytes
 
 
 class LayerMemory:
@@ -76,11 +74,7 @@ class LayerMemory:
             new_slots = 2 * old.shape[0]
             if not rehash_in_time(t0, seconds, self.rehash_rate, new_slots, self.entry):
                 return "time"
-            started = time.perf_counter()
-            new = new_table(new_slots, self.kw)
-            tt_rehash(old, new)
-            self.rehash_rate = (time.perf_counter() - started) / new_slots
-            self.tables[need] = new
+            self.tables[need], self.rehash_rate = grown(old, new_slots, self.kw)
         elif need < 6:
             new = np.zeros((2 * old.shape[0], self.row), np.uint64)
             new[: old.shape[0]] = old

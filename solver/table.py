@@ -23,6 +23,8 @@ budget.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -328,6 +330,16 @@ def tt_rehash(old, new):
             if j == cap:
                 j = 0
         new[j, :] = old[i, :]
+
+
+def grown(old: np.ndarray, new_cap: int, kw: int) -> tuple[np.ndarray, float]:
+    """A new table of ``new_cap`` slots holding every entry of ``old``, and the
+    seconds a slot the rehash took (what a time guard predicts the next one
+    from: ``solver.budgets.rehash_in_time``)."""
+    started = time.perf_counter()
+    table = new_table(new_cap, kw)
+    tt_rehash(old, table)
+    return table, (time.perf_counter() - started) / new_cap
 
 
 @njit(cache=True, error_model="numpy")
