@@ -33,6 +33,26 @@ def _solve(deal: int, profile: str, nodes: int, beam: bool, monkeypatch) -> obje
     return Solver().solve(Position.from_deal(deal, profile), seconds=math.inf, nodes=nodes)
 
 
+def _assert_wins_on_engine_and_reference(deal: int, moves) -> None:
+    """``moves`` played from rainbow ``deal`` win on the engine and, from the
+    deal's cards, on the plain reference rules."""
+    pos = Position.from_deal(deal, "rainbow")
+    for move in moves:
+        pos = pos.apply(move)
+    assert pos.is_won()
+    ref = ref_initial(deal_cards(deal), parse_profile("rainbow"))
+    for move in moves:
+        ref = ref_apply(ref, str(move))
+    assert ref_banked(ref) == 52
+
+
+def _probe_alone(pos: Position, cascade, monkeypatch) -> object:
+    """The beam probe alone on ``pos`` with ``cascade``, at 750,000 positions
+    (about 9,400 wide)."""
+    monkeypatch.setattr(config, "BEAM_CASCADE", cascade)
+    return beam_probe(pos, time.perf_counter(), math.inf, 750_000, 1 << 30, prune_mask(True))
+
+
 def test_the_beam_runs_only_under_rank_only_building():
     def runs(profile: str) -> bool:
         return beam_applies(Position.from_deal(0, profile).game.rules)
@@ -57,14 +77,7 @@ def test_the_beam_wins_what_the_probes_leave_unknown_and_its_wins_replay(monkeyp
         assert (with_beam.result, with_beam.stage) == ("won", "beam"), deal
         assert with_beam.nodes <= nodes
         bites += 1
-        pos = Position.from_deal(deal, "rainbow")
-        for move in with_beam.moves:
-            pos = pos.apply(move)
-        assert pos.is_won()
-        ref = ref_initial(deal_cards(deal), parse_profile("rainbow"))
-        for move in with_beam.moves:
-            ref = ref_apply(ref, str(move))
-        assert ref_banked(ref) == 52
+        _assert_wins_on_engine_and_reference(deal, with_beam.moves)
     assert bites == 3
 
 
@@ -134,14 +147,7 @@ def test_a_later_beam_of_the_cascade_wins_what_the_first_leaves(monkeypatch):
     every = Solver().solve(pos, seconds=math.inf, nodes=nodes)
     assert first.result == "unknown"
     assert (every.result, every.stage) == ("won", "beam") and every.nodes <= nodes
-    end = pos
-    for move in every.moves:
-        end = end.apply(move)
-    assert end.is_won()
-    ref = ref_initial(deal_cards(31), parse_profile("rainbow"))
-    for move in every.moves:
-        ref = ref_apply(ref, str(move))
-    assert ref_banked(ref) == 52
+    _assert_wins_on_engine_and_reference(31, every.moves)
 
 
 def _kin(pos: Position) -> tuple:
@@ -212,20 +218,13 @@ def test_the_kin_cap_wins_where_the_beam_without_it_runs_dry(monkeypatch):
     first = config.BEAM_WEIGHTS[0]
     assert config.BEAM_CASCADE[0][:2] == (first, 4)
 
-    def probe(cap: int):
-        monkeypatch.setattr(config, "BEAM_CASCADE", ((first, cap, 1.0),))
-        return beam_probe(pos, time.perf_counter(), math.inf, 750_000, 1 << 30, prune_mask(True))
-
-    free = probe(0)  # 0: no cap
-    capped = probe(4)
+    free = _probe_alone(pos, ((first, 0, 1.0),), monkeypatch)  # 0: no cap
+    capped = _probe_alone(pos, ((first, 4, 1.0),), monkeypatch)
     assert free.result == "unknown"
     assert (capped.result, capped.stage) == ("won", "beam")
     moves, end = expand_macros(pos, capped.macros)
     assert end.is_won()
-    ref = ref_initial(deal_cards(147), parse_profile("rainbow"))
-    for move in moves:
-        ref = ref_apply(ref, str(move))
-    assert ref_banked(ref) == 52
+    _assert_wins_on_engine_and_reference(147, moves)
 
 
 def test_a_narrow_beam_first_wins_what_the_whole_width_leaves(monkeypatch):
@@ -239,19 +238,13 @@ def test_a_narrow_beam_first_wins_what_the_whole_width_leaves(monkeypatch):
     first = config.BEAM_WEIGHTS[0]
     cap = config.BEAM_KIN_CAP
 
-    def probe(cascade):
-        monkeypatch.setattr(config, "BEAM_CASCADE", cascade)
-        return beam_probe(pos, time.perf_counter(), math.inf, 750_000, 1 << 30, prune_mask(True))
-
-    assert probe(((first, cap, 1.0),)).result == "unknown"
-    assert probe(tuple((w, cap, 1.0) for w in config.BEAM_WEIGHTS)).result == "unknown"
-    narrow = probe(((first, cap, config.BEAM_NARROW_SHARE),))
-    configured = probe(config.BEAM_CASCADE)
+    whole = tuple((w, cap, 1.0) for w in config.BEAM_WEIGHTS)
+    assert _probe_alone(pos, whole[:1], monkeypatch).result == "unknown"
+    assert _probe_alone(pos, whole, monkeypatch).result == "unknown"
+    narrow = _probe_alone(pos, ((first, cap, config.BEAM_NARROW_SHARE),), monkeypatch)
+    configured = _probe_alone(pos, config.BEAM_CASCADE, monkeypatch)
     for won in (narrow, configured):
         assert (won.result, won.stage) == ("won", "beam")
         moves, end = expand_macros(pos, won.macros)
         assert end.is_won()
-        ref = ref_initial(deal_cards(84), parse_profile("rainbow"))
-        for move in moves:
-            ref = ref_apply(ref, str(move))
-        assert ref_banked(ref) == 52
+        _assert_wins_on_engine_and_reference(84, moves)
