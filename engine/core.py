@@ -63,74 +63,74 @@ DST_FOUND = 4
 MAX_MOVES = 512
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def encode_move(src, dst, count):
     return src | (dst << 4) | (count << 8)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def move_src(m):
     return m & 15
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def move_dst(m):
     return (m >> 4) & 15
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def move_count(m):
     return m >> 8
 
 
 # ---- header accessors --------------------------------------------------------
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def found_count(s, suit):
     return np.int64((s[0] >> np.uint64(4 * suit)) & np.uint64(15))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def set_found_count(s, suit, n):
     sh = np.uint64(4 * suit)
     s[0] = (s[0] & ~(np.uint64(15) << sh)) | (np.uint64(n) << sh)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def res_count(s):
     return np.int64((s[0] >> np.uint64(16)) & np.uint64(15))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def set_res_count(s, n):
     s[0] = (s[0] & ~(np.uint64(15) << np.uint64(16))) | (np.uint64(n) << np.uint64(16))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def waste_ptr(s):
     return np.int64((s[0] >> np.uint64(20)) & np.uint64(63))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def set_waste_ptr(s, p):
     s[0] = (s[0] & ~(np.uint64(63) << np.uint64(20))) | (np.uint64(p) << np.uint64(20))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def redeals(s):
     return np.int64((s[0] >> np.uint64(26)) & np.uint64(15))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def set_redeals(s, n):
     s[0] = (s[0] & ~(np.uint64(15) << np.uint64(26))) | (np.uint64(n) << np.uint64(26))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def stock_removed(s, i):
     return (s[1] >> np.uint64(i)) & np.uint64(1) != np.uint64(0)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def popcount(x):
     """Set bits of the uint64 ``x`` (SWAR: no loop over the bits)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -139,25 +139,25 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def live_below(s, ns, p):
     """Unplayed stock positions among ``0 .. p-1`` (``p <= ns``)."""
     return popcount(~s[1] & ((np.uint64(1) << np.uint64(p)) - np.uint64(1)))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def banked(s):
     return found_count(s, 0) + found_count(s, 1) + found_count(s, 2) + found_count(s, 3)
 
 
 # ---- cards --------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def is_red(card):
     su = card // 13
     return su == 1 or su == 2
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def choice_bits(rules):
     b = rules[R_BUILD]
     if b == BUILD_ALT:
@@ -167,7 +167,7 @@ def choice_bits(rules):
     return 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def card_choice(card, rules):
     """The choice a card stores when it sits above another card."""
     b = rules[R_BUILD]
@@ -178,13 +178,13 @@ def card_choice(card, rules):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def builds_on(x, y, game, rules):
     """Whether card ``x`` may be placed on card ``y`` in a column."""
     return builds_on_s(x, y, game[G_BASE], rules[R_BUILD], rules[R_WRAP])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def builds_on_s(x, y, base, build, wrap):
     """:func:`builds_on` with plain integers: hot loops call this one, since
     passing arrays to a call that is not inlined costs more than the test."""
@@ -203,7 +203,7 @@ def builds_on_s(x, y, base, build, wrap):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def found_accepts(s, card, game):
     n = found_count(s, card // 13)
     if n >= 13:
@@ -211,7 +211,7 @@ def found_accepts(s, card, game):
     return card % 13 == (game[G_BASE] + n) % 13
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def found_top(s, suit, game):
     n = found_count(s, suit)
     if n == 0:
@@ -220,17 +220,17 @@ def found_top(s, suit, game):
 
 
 # ---- columns --------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def col_len(s, c):
     return np.int64(s[COL0 + 2 * c] & np.uint64(63))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def col_bottom(s, c):
     return np.int64((s[COL0 + 2 * c] >> np.uint64(6)) & np.uint64(63))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def get_choice(s, c, h, kb):
     """Stored choice of the card at height ``h >= 1`` of column ``c``."""
     pos = 12 + (h - 1) * kb
@@ -242,7 +242,7 @@ def get_choice(s, c, h, kb):
     return np.int64((s[w] >> np.uint64(pos)) & mask)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def set_choice(s, c, h, kb, v):
     pos = 12 + (h - 1) * kb
     w = COL0 + 2 * c
@@ -253,7 +253,7 @@ def set_choice(s, c, h, kb, v):
     s[w] = (s[w] & ~mask) | (np.uint64(v) << np.uint64(pos))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_card(s, c, h, rules):
     """Card at height ``h`` (0 = bottom) of column ``c``; O(1) per call."""
     # Mirror (how a column word holds its cards; change together):
@@ -277,7 +277,7 @@ def col_card(s, c, h, rules):
     return su * 13 + r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_top(s, c, rules):
     n = col_len(s, c)
     if n == 0:
@@ -285,7 +285,7 @@ def col_top(s, c, rules):
     return col_card(s, c, n - 1, rules)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_tops(s, rules):
     """The four column tops (-1 for an empty column).
 
@@ -367,7 +367,7 @@ def col_move(s, src, dst, k, rules):
 
 
 # ---- reserve, stock and waste ---------------------------------------------------
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def reserve_top(s, game):
     n = res_count(s)
     if n == 0:
@@ -375,7 +375,7 @@ def reserve_top(s, game):
     return game[G_RES + n - 1]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def waste_top(s, game):
     p = waste_ptr(s)
     if p == 0:
@@ -383,7 +383,7 @@ def waste_top(s, game):
     return game[G_STOCK + p - 1]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def normalise_waste_ptr(s):
     """Point ``p`` just past the highest unplayed position below it."""
     p = waste_ptr(s)
@@ -392,7 +392,7 @@ def normalise_waste_ptr(s):
     set_waste_ptr(s, p)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def stock_empty(s, game):
     ns = game[G_NSTOCK]
     for i in range(waste_ptr(s), ns):
@@ -401,7 +401,7 @@ def stock_empty(s, game):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def can_redeal(s, game, rules):
     # Mirror (the stock rules; change together): solver/moves.py gen_macros
     # (its stock walk) and apply_macro; tests/reference_rules.py ref_apply
@@ -412,7 +412,7 @@ def can_redeal(s, game, rules):
     return passes == 0 or redeals(s) < passes - 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def do_draw(s, game, rules):
     ns = game[G_NSTOCK]
     p = waste_ptr(s)
@@ -425,7 +425,7 @@ def do_draw(s, game, rules):
     normalise_waste_ptr(s)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def do_redeal(s, rules):
     set_waste_ptr(s, 0)
     if rules[R_PASSES] != 0:
@@ -445,7 +445,7 @@ def auto_fill(s, game, rules):
             col_push(s, c, card, rules)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def space_open(s, rules):
     """Whether empty columns may be filled by the player now.
 
@@ -458,7 +458,7 @@ def space_open(s, rules):
     return 2 if rules[R_SPACE] == SPACE_ANY else 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def column_top(i, t0, t1, t2, t3):
     """The top of column ``i`` from tops read once per position (numba has no
     cheap small arrays, so the four tops travel as scalars)."""
@@ -544,7 +544,7 @@ def card_moves(s, game, rules, out):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def legal_moves(s, game, rules, out):
     """Write every legal atomic move into ``out``; return how many.
 
@@ -605,7 +605,7 @@ def apply_move(s, m, game, rules):
     auto_fill(s, game, rules)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _waste_pointers(s, game, rules):
     """Every waste pointer that draws and redeals alone reach from ``s`` (its
     own first), each once: the waste tops a pass offers.
@@ -643,7 +643,7 @@ def _waste_pointers(s, game, rules):
     return ptrs[:n_ptrs]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _waste_plays(s, game, rules, ptrs, buf):
     """Whether the waste top at any pointer in ``ptrs`` has a legal move in
     the layout of ``s`` (columns, foundations and reserve as in ``s``)."""
@@ -657,7 +657,7 @@ def _waste_plays(s, game, rules, ptrs, buf):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _seen_key(keys, n, key):
     for i in range(n):
         same = True
@@ -670,7 +670,7 @@ def _seen_key(keys, n, key):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def is_blocked(s, game, rules):
     """docs/rules.md section 4: no sequence of draws, redeals and moves
     between columns reaches a move that advances play.
@@ -732,7 +732,7 @@ def is_blocked(s, game, rules):
     return True
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def canonical_key(s, rules, key):
     """Pack ``s`` into ``key`` with columns sorted: the transposition-table key.
 
@@ -771,7 +771,7 @@ def canonical_key(s, rules, key):
         key[4] = s[COL0 + 2 * i3]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _col_less(s, a, b):
     wa = s[COL0 + 2 * a]
     wb = s[COL0 + 2 * b]

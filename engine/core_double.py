@@ -89,13 +89,13 @@ _CHOICE0 = 13  # bit of the first choice in a column's first word
 
 
 # ---- moves ---------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def col_code(c):
     """Move code of column ``c`` (0..4)."""
     return COL4_CODE if c == 4 else c
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def code_col(x):
     """Column of move code ``x``, or -1 when ``x`` names no column."""
     if x == COL4_CODE:
@@ -104,71 +104,71 @@ def code_col(x):
 
 
 # ---- header ----------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _field(s, sh, bits):
     return np.int64((s[0] >> np.uint64(sh)) & np.uint64((1 << bits) - 1))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _set_field(s, sh, bits, v):
     mask = np.uint64((1 << bits) - 1) << np.uint64(sh)
     s[0] = (s[0] & ~mask) | (np.uint64(v) << np.uint64(sh))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def found_count(s, slot):
     """Cards on foundation ``slot`` (``2 * suit + j``)."""
     return _field(s, 4 * slot, 4)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def set_found_count(s, slot, n):
     _set_field(s, 4 * slot, 4, n)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def res_count(s):
     return _field(s, _RES_SH, 4)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def set_res_count(s, n):
     _set_field(s, _RES_SH, 4, n)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def waste_ptr(s):
     return _field(s, _PTR_SH, 7)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def set_waste_ptr(s, p):
     _set_field(s, _PTR_SH, 7, p)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def redeals(s):
     return _field(s, _RED_SH, 4)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def set_redeals(s, n):
     _set_field(s, _RED_SH, 4, n)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def stock_removed(s, i):
     w = 1 if i < 64 else 2
     return (s[w] >> np.uint64(i % 64)) & np.uint64(1) != np.uint64(0)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _set_played(s, i):
     w = 1 if i < 64 else 2
     s[w] |= np.uint64(1) << np.uint64(i % 64)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def banked(s):
     total = 0
     for f in range(N_FOUND):
@@ -177,13 +177,13 @@ def banked(s):
 
 
 # ---- cards and foundations ------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def builds_on(x, y, game, rules):
     """Whether card ``x`` may be placed on card ``y`` in a column."""
     return builds_on_s(x, y, game[G_BASE], BUILD_ALT, rules[R_WRAP])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def found_slot(s, card, game):
     """The foundation that takes ``card`` now (the first of its suit's two
     that does), or -1."""
@@ -195,7 +195,7 @@ def found_slot(s, card, game):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def found_top(s, slot, game):
     n = found_count(s, slot)
     if n == 0:
@@ -204,24 +204,24 @@ def found_top(s, slot, game):
 
 
 # ---- columns ----------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_len(s, c):
     return np.int64(s[COL0 + 2 * c] & np.uint64(127))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_bottom(s, c):
     return np.int64((s[COL0 + 2 * c] >> np.uint64(7)) & np.uint64(63))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _choice_at(h):
     """(word offset, bit) of the choice of the card at height ``h >= 1``."""
     pos = _CHOICE0 + h - 1
     return (0, pos) if pos < 64 else (1, pos - 64)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_card(s, c, h, rules):
     """Card at height ``h`` (0 = bottom) of column ``c``; O(1)."""
     bottom = col_bottom(s, c)
@@ -239,7 +239,7 @@ def col_card(s, c, h, rules):
     return su * 13 + r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_top(s, c, rules):
     n = col_len(s, c)
     if n == 0:
@@ -247,7 +247,7 @@ def col_top(s, c, rules):
     return col_card(s, c, n - 1, rules)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_push(s, c, card, rules):
     """Put ``card`` on column ``c`` (legality is the caller's business)."""
     w = COL0 + 2 * c
@@ -262,7 +262,7 @@ def col_push(s, c, card, rules):
     s[w] = (s[w] & ~np.uint64(127)) | np.uint64(n + 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_pop(s, c, k, rules):
     """Remove the top ``k`` cards of column ``c`` (``rules`` as in engine.core)."""
     w = COL0 + 2 * c
@@ -278,7 +278,7 @@ def col_pop(s, c, k, rules):
     s[w] = (s[w] & ~np.uint64(127)) | np.uint64(m)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def col_move(s, src, dst, k, rules):
     """Move the top ``k`` cards of column ``src`` onto column ``dst``."""
     n = col_len(s, src)
@@ -288,7 +288,7 @@ def col_move(s, src, dst, k, rules):
 
 
 # ---- reserve, stock and waste -------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def reserve_top(s, game):
     n = res_count(s)
     if n == 0:
@@ -296,7 +296,7 @@ def reserve_top(s, game):
     return game[G_RES + n - 1]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def waste_top(s, game):
     p = waste_ptr(s)
     if p == 0:
@@ -304,7 +304,7 @@ def waste_top(s, game):
     return game[G_STOCK + p - 1]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def normalise_waste_ptr(s):
     """Point ``p`` just past the highest unplayed position below it."""
     p = waste_ptr(s)
@@ -313,7 +313,7 @@ def normalise_waste_ptr(s):
     set_waste_ptr(s, p)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def stock_empty(s, game):
     for i in range(waste_ptr(s), game[G_NSTOCK]):
         if not stock_removed(s, i):
@@ -321,7 +321,7 @@ def stock_empty(s, game):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def can_redeal(s, game, rules):
     if waste_ptr(s) == 0 or not stock_empty(s, game):
         return False
@@ -329,7 +329,7 @@ def can_redeal(s, game, rules):
     return passes == 0 or redeals(s) < passes - 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def do_draw(s, game, rules):
     ns = game[G_NSTOCK]
     p = waste_ptr(s)
@@ -342,7 +342,7 @@ def do_draw(s, game, rules):
     normalise_waste_ptr(s)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def do_redeal(s, rules):
     set_waste_ptr(s, 0)
     if rules[R_PASSES] != 0:
@@ -350,7 +350,7 @@ def do_redeal(s, rules):
 
 
 # ---- moves ---------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def auto_fill(s, game, rules):
     """Fill empty columns, left to right, from the reserve top (fill=auto)."""
     for c in range(N_COLS):
@@ -360,7 +360,7 @@ def auto_fill(s, game, rules):
             col_push(s, c, card, rules)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def space_open(s, rules):
     """0: no player fills a space now; 1: the waste top only; 2: any unit."""
     if res_count(s) > 0:
@@ -368,7 +368,7 @@ def space_open(s, rules):
     return 2 if rules[R_SPACE] == SPACE_ANY else 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def single_card_moves(s, card, src, game, rules, out, n, space):
     """Moves of the single card ``card`` from ``src`` (reserve or waste)."""
     if found_slot(s, card, game) >= 0:
@@ -387,7 +387,7 @@ def single_card_moves(s, card, src, game, rules, out, n, space):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def card_moves(s, game, rules, out):
     """Every legal move but draw and redeal, into ``out``; returns how many.
 
@@ -432,7 +432,7 @@ def card_moves(s, game, rules, out):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def legal_moves(s, game, rules, out):
     """Every legal atomic move into ``out``; returns how many (draw or redeal last)."""
     n = card_moves(s, game, rules, out)
@@ -445,13 +445,13 @@ def legal_moves(s, game, rules, out):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _bank(s, card, game):
     slot = found_slot(s, card, game)
     set_found_count(s, slot, found_count(s, slot) + 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def apply_move(s, m, game, rules):
     """Apply legal move ``m`` to ``s`` in place, then auto-fill."""
     # Mirror (what a move does; change together): tests/reference_rules.py
@@ -495,7 +495,7 @@ def key_words(build_code: int) -> int:
     return KEY_WORDS
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def canonical_key(s, rules, key):
     """Pack ``s`` into ``key`` (12 words) with the columns sorted descending.
 
@@ -524,7 +524,7 @@ def canonical_key(s, rules, key):
 
 
 # ---- blocked ----------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _waste_pointers(s, game, rules):
     """Every waste pointer that draws and redeals alone reach from ``s`` (its
     own first), each once: the waste tops a pass offers."""
@@ -557,7 +557,7 @@ def _waste_pointers(s, game, rules):
     return ptrs[:n_ptrs]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _waste_plays(s, game, rules, ptrs, buf):
     t = s.copy()
     for j in range(ptrs.shape[0]):
@@ -569,7 +569,7 @@ def _waste_plays(s, game, rules, ptrs, buf):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def is_blocked(s, game, rules):
     """docs/rules.md section 4, as :func:`engine.core.is_blocked`: explore the
     column layouts the column moves reach and look in each for a move that

@@ -1,8 +1,6 @@
 """The decorator of the kernels the search runs at every position.
 
-``uncounted`` compiles like ``njit(cache=True, error_model="numpy")`` (the
-options of every kernel: no zero checks on division, no exception carried
-back from every call; ``docs/solver.md``, "Speed") but with numba's reference
+``uncounted`` compiles like ``njit(cache=True)`` but with numba's reference
 counting off (its ``_nrt`` target option). Every array view a kernel makes
 (``states[d]``, a slice of a move buffer) and every array it hands to a
 callee used to be an atomic increment and decrement of its owner's count:
@@ -24,8 +22,7 @@ from numba import njit
 
 
 def uncounted(fn: Callable[..., Any] | None = None, *, nogil: bool = False) -> Any:
-    """``njit(cache=True, error_model="numpy", nogil=nogil)`` without reference
-    counting; usable bare (``@uncounted``) or with options
-    (``@uncounted(nogil=True)``)."""
-    jit = njit(cache=True, error_model="numpy", nogil=nogil, _nrt=False)
+    """``njit(cache=True, nogil=nogil)`` without reference counting; usable
+    bare (``@uncounted``) or with options (``@uncounted(nogil=True)``)."""
+    jit = njit(cache=True, nogil=nogil, _nrt=False)
     return jit if fn is None else jit(fn)

@@ -44,7 +44,7 @@ AT_LEN = 5
 KIN_HEADER_BITS = 30
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _kin_word(s, w, header_bits):
     """Word ``w`` of ``s``'s kin signature: word 0 keeps its header only."""
     if w == 0:
@@ -52,7 +52,7 @@ def _kin_word(s, w, header_bits):
     return s[w]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def kin_slot(s, header_bits, words, sig, sig_n):
     """The slot of ``s``'s kin signature (everything but its columns: the
     low ``header_bits`` of state word 0 and words ``1 .. words - 1``, the
@@ -79,7 +79,7 @@ def kin_slot(s, header_bits, words, sig, sig_n):
     return slot
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def kin_admit(s, header_bits, words, sig, sig_n, kin_cap):
     """Whether the kin cap lets a depth keep ``s``: -1 with no cap (``kin_cap``
     0), -2 when ``kin_cap`` positions of its signature are kept already, else
@@ -90,7 +90,7 @@ def kin_admit(s, header_bits, words, sig, sig_n, kin_cap):
     return -2 if sig_n[slot] >= kin_cap else slot
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def kin_table(width):
     """An empty signature table for a depth of at most ``width`` positions."""
     hs = 1
@@ -99,7 +99,7 @@ def kin_table(width):
     return np.zeros((hs, 3), np.uint64), np.zeros(hs, np.int64)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def score(s, game, rules, weights):
     """How promising ``s`` looks, by ``weights``: points per card banked,
     minus points per card in the reserve and per stock card not yet played,
@@ -131,7 +131,7 @@ def score(s, game, rules, weights):
     )
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def beam_start(root, rules, layer, keys, used, at, stats):
     """Put ``root`` alone at depth 0; True when it is already won."""
     layer[0] = root
@@ -146,7 +146,7 @@ def beam_start(root, rules, layer, keys, used, at, stats):
     return stats[ST_BEST] == 52
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def beam(
     layer, nxt, at, game, rules, prune, weights, pause, node_limit, keys, used, parent, macs, stats,
     kin_cap,

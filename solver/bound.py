@@ -23,7 +23,7 @@ from canfield.engine.uncounted import uncounted
 from canfield.solver.macros import macro_atomic
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def bound_applies(rules):
     """Whether rule B1 holds: single cards or whole columns leave a column, a
     column card never enters a space, and foundation cards never come back."""
@@ -49,7 +49,7 @@ W_EXPOSED = W_PMASK + 52  # mask of the cards that are, or may become, column to
 WORK_LEN = W_EXPOSED + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def set_parents(ws, game, rules):
     """Record what never changes in a game: every card's order in its suit,
     and the cards each card may be built on under these rules."""
@@ -72,7 +72,7 @@ def set_parents(ws, game, rules):
             ws[W_PARENTS + 4 * x + i] = -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _stuck(ws, card):
     """Whether ``card`` lies at or below its column's highest frozen link."""
     c = ws[W_COL + card]
@@ -82,7 +82,7 @@ def _stuck(ws, card):
     return hi >= 1 and ws[W_HEIGHT + card] <= hi
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _link_frozen(ws, x, c, hx):
     """Whether the link of ``x`` (at height ``hx`` of column ``c``) onto the
     card below it holds for ever, given the frozen links claimed in ``ws``."""
@@ -133,7 +133,7 @@ def banked_bound(s, game, rules, ws):
 
 # inlined into the search loop: a numba call passes each array argument as
 # its header, field by field (docs/solver.md, Speed: about 15% of the time)
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, builders):
     """:func:`banked_bound` of ``s``, reached by the atomic ``move`` from a
     position whose bound was ``parent_bound`` (-1: unknown).
@@ -175,7 +175,7 @@ def bound_after_move(s, game, rules, ws, move, parent_bound, banked_card, builde
 
 # inlined into the search loop: a numba call passes each array argument as
 # its header, field by field (docs/solver.md, Speed: about 15% of the time)
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def child_bound(child, parent, mac, parent_bound, game, rules, ws, builders):
     """Rule B1's bound of ``child``, made from ``parent`` (bound
     ``parent_bound``) by the macro move ``mac``."""
@@ -186,7 +186,7 @@ def child_bound(child, parent, mac, parent_bound, game, rules, ws, builders):
     return bound_after_move(child, game, rules, ws, a, parent_bound, banked_card, builders)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _banked_card(s, parent, game):
     """The card ``s`` has on a foundation that ``parent`` had not (-1: none)."""
     for su in range(4):

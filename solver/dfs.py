@@ -51,7 +51,7 @@ from canfield.solver.stats import (
 from canfield.solver.table import key_buffer, tt_finish, tt_visit, tt_visit_shared
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def rule_setup(game, rules, prune):
     """What the pruning rules need, worked out once per kernel call: whether
     E2 and B1 apply, the ``builders`` masks and B1's workspace."""
@@ -70,7 +70,7 @@ def rule_setup(game, rules, prune):
     return use_e2, use_bound, builders, ws
 
 
-@njit(cache=True, error_model="numpy", nogil=True)
+@njit(cache=True, nogil=True)
 def search(
     game,
     rules,
@@ -247,7 +247,7 @@ def _search_loop(
     return RUNNING
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def root_setup(
     s0, game, rules, states, mstack, mbase, nmoves, imove, ubound, table, max_entries, stats, prune
 ):

@@ -34,7 +34,7 @@ from canfield.solver.stats import (
 )
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def score(s, game, rules, weights):
     """How promising ``s`` looks, by ``weights`` (``config.DOUBLE_BEAM_WEIGHTS``):
     points per card banked, minus points per card in the reserve and per
@@ -76,7 +76,7 @@ AT_LEN = 5
 KIN_HEADER_BITS = 47
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def beam_start(root, rules, layer, keys, used, at, stats):
     """Put ``root`` alone at depth 0; True when it is already won."""
     layer[0] = root
@@ -91,7 +91,7 @@ def beam_start(root, rules, layer, keys, used, at, stats):
     return stats[ST_BEST] == cd.N_CARDS
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def beam(
     layer, nxt, at, game, rules, prune, weights, pause, node_limit, keys, used, parent, macs, stats,
     buf, seen, kin_cap,

@@ -58,13 +58,13 @@ _STOCK_FLAG = 1 << 15
 _ATOMIC = _STOCK_FLAG - 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def macro_parts(mac):
     """(atomic move, turns the stock first, waste pointer, redeals) of a macro."""
     return mac & _ATOMIC, (mac & _STOCK_FLAG) != 0, (mac >> 16) & 127, (mac >> 24) & 15
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def p1_home(s, x, game, rules):
     """Rule P1 for two packs: column top ``x`` goes home and nothing is lost.
 
@@ -91,7 +91,7 @@ def p1_home(s, x, game, rules):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def gen_macros(s, game, rules, prune, out, buf, seen, stats):
     """Write the macro moves of ``s`` into ``out`` (foundation moves first);
     return how many, or -1 when ``out`` has no room."""
@@ -161,7 +161,7 @@ def _gen_macros(s, game, rules, prune, out, buf, seen, stats, t):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _score(s, mac, rules):
     """Reserve progress first, then foundations, then moves that empty a
     column, then waste cards nearer the current pointer."""
@@ -185,7 +185,7 @@ def _score(s, mac, rules):
     return sc
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def apply_macro(s, mac, game, rules):
     """Play macro ``mac`` on ``s`` in place: turn the stock, then the move."""
     atomic, turns, ptr, red = macro_parts(mac)
@@ -196,7 +196,7 @@ def apply_macro(s, mac, game, rules):
     cd.apply_move(s, atomic, game, rules)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _hash(key):
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(key.shape[0]):
@@ -226,14 +226,14 @@ def tt_insert(keys, used, key):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def tt_rehash(keys, used, new_keys, new_used):
     for i in range(keys.shape[0]):
         if used[i]:
             tt_insert(new_keys, new_used, keys[i])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def start(states, moves, nmov, idx, keys, used, game, rules, prune, stats, buf, seen):
     """Set up the search at ``states[0]``; returns a code as :func:`run`."""
     key = np.empty(cd.KEY_WORDS, np.uint64)
@@ -253,7 +253,7 @@ def start(states, moves, nmov, idx, keys, used, game, rules, prune, stats, buf, 
     return RUNNING
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def run(
     states,
     moves,

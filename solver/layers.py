@@ -79,13 +79,13 @@ def row_words(kw: int) -> int:
     return kw + 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _pack(num, bound):
     """A stack row's last word: log number ``num`` and B1 bound ``bound``."""
     return np.uint64(num) << np.uint64(BOUND_BITS) | np.uint64(bound)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def state_from_key(key, s):
     """The position whose :func:`engine.core.canonical_key` is ``key`` (its
     columns in the key's order) into ``s``."""
@@ -101,13 +101,13 @@ def state_from_key(key, s):
             s[core.COL0 + 2 * c + 1] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def progress(s):
     """Cards banked, plus cards gone from the reserve and from the stock (less 13)."""
     return core.banked(s) - core.res_count(s) + core.popcount(s[1])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def layers_root(s0, game, rules, table, tstats, stack, stack_len, log, stats, prune, max_entries):
     """Put the root in layer slot 0: its table, its stack and the log (number 0)."""
     key = key_buffer(table)
@@ -132,7 +132,7 @@ def layers_root(s0, game, rules, table, tstats, stack, stack_len, log, stats, pr
     stats[ST_BESTID] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def layers_run(
     game,
     rules,

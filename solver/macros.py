@@ -32,25 +32,25 @@ class SolverBug(RuntimeError):
     """A line the solver produced did not replay: never expected."""
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def stock_tag(ptr, redeals):
     """The stock fields of a macro move: OR them with an atomic move."""
     return (ptr << PTR_SHIFT) | (redeals << REDEALS_SHIFT)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def macro_atomic(mac):
     """The atomic card move of a macro move."""
     return mac & ATOMIC_MASK
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def macro_ptr(mac):
     """The waste pointer a macro move turns the stock to."""
     return (mac >> PTR_SHIFT) & PTR_MASK
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def macro_redeals(mac):
     """The redeal count a macro move turns the stock to."""
     return (mac >> REDEALS_SHIFT) & REDEALS_MASK

@@ -18,7 +18,7 @@ from canfield.solver.pruning import P1_HOME, W1_WASTE, useless_in_tableau
 from canfield.solver.rank_home import useless_waste_top, w1_applies
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def builder_masks(game, rules, builders):
     """``builders[t]``: bit ``x`` set when card ``x`` may be built on card ``t``."""
     base, build, wrap = game[core.G_BASE], rules[core.R_BUILD], rules[core.R_WRAP]
@@ -32,7 +32,7 @@ def builder_masks(game, rules, builders):
 
 # inlined into the search loop: a numba call passes each array argument as
 # its header, field by field (docs/solver.md, Speed: about 15% of the time)
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
     """Write the macro moves of ``s`` into ``out``, best-first; return the count.
 
@@ -142,7 +142,7 @@ def gen_macros(s, game, rules, out, buf, scratch, prune, builders, back):
     return n
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _card_moves(s, game, rules, out, builders, fmask, space, t0, t1, t2, t3):
     """:func:`engine.core.card_moves` (same moves, same order) with the build
     tests read from the ``builders`` masks; ``tests/test_kernel.py`` checks it."""
@@ -194,7 +194,7 @@ def _card_moves(s, game, rules, out, builders, fmask, space, t0, t1, t2, t3):
     return n
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _single_moves(card, src, out, n, builders, fmask, to_space, t0, t1, t2, t3):
     """Moves of one reserve or waste card: its foundation, then columns 1-4."""
     bit = np.uint64(1) << np.uint64(card)
@@ -209,7 +209,7 @@ def _single_moves(card, src, out, n, builders, fmask, to_space, t0, t1, t2, t3):
     return n
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _score(s, m, rules, steps):
     """Move ordering: reserve progress first, then foundations, then the rest."""
     src = core.move_src(m)
@@ -231,7 +231,7 @@ def _score(s, m, rules, steps):
 
 # inlined into the search loop: a numba call passes each array argument as
 # its header, field by field (docs/solver.md, Speed: about 15% of the time)
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def apply_macro(s, mac, game, rules):
     """Turn the stock to the macro's position and make its card move.
 
@@ -286,7 +286,7 @@ def apply_macro(s, mac, game, rules):
         core.auto_fill(s, game, rules)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _place(s, card, dst, rules):
     """Put a reserve or waste card on its foundation or on a column."""
     if dst == core.DST_FOUND:

@@ -28,13 +28,13 @@ from canfield.solver.bound import (
 from canfield.solver.pruning import useless_in_tableau
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def r1_applies(rules):
     """Whether rule R1 holds: rank-only building and B1's frozen links."""
     return rules[core.R_BUILD] == core.BUILD_RANK and bound_applies(rules)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def w1_applies(rules):
     """Whether rule W1 holds: rank-only building, one card a draw, no worry."""
     # the argument holds under any build; kept to build=rank so that the
@@ -46,7 +46,7 @@ def w1_applies(rules):
     )
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _fits(s, card, game):
     """Whether ``card`` is the next card of its foundation."""
     return (card % 13 - game[core.G_BASE]) % 13 == core.found_count(s, card // 13)
@@ -87,7 +87,7 @@ def buried_builders_home(s, game, rules, ws):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _builders_buried(ws, x):
     """Whether every card that could be built on ``x`` is banked or buried
     above its column's bottom (``ws`` decoded and settled)."""

@@ -103,7 +103,7 @@ def _share_best(runs: list[DfsRun]) -> int:
     return len(behind)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _path_slots(table, states, depth, rules, slots):
     """Look up the slot of each position on a path (after a rehash moved them)."""
     key = key_buffer(table)

@@ -69,14 +69,14 @@ def new_table(cap: int, kw: int) -> np.ndarray:
     return np.zeros((cap, slot_words(kw)), np.uint32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def key_buffer(table):
     """A zeroed key for this table: the key's words, then the packing scratch."""
     kw = 5 if table.shape[1] == 5 else 9
     return np.zeros(kw + PACK_WORDS, np.uint64)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _put(out, pos, v, n):
     """Write the ``n`` (at most 64) low bits of ``v`` at bit ``pos`` of ``out``."""
     if n == 0:
@@ -89,13 +89,13 @@ def _put(out, pos, v, n):
     return pos + n
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _low(v, n):
     """The ``n`` low bits of ``v`` (n < 64)."""
     return v & ((np.uint64(1) << np.uint64(n)) - np.uint64(1))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def pack_key(key, kw, kb, nbits):
     """Write the compact string of ``key[:kw]`` (pointer field left 0) into
     ``key[kw:]``; ``kb`` choice bits a card. Returns the bits used.
@@ -129,7 +129,7 @@ def pack_key(key, kw, kb, nbits):
     return pos
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _mix(h, v):
     h ^= v
     h *= np.uint64(0xBF58476D1CE4E5B9)
@@ -137,13 +137,13 @@ def _mix(h, v):
     return h
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _home(h, cap):
     """Slot ``floor(cap * x / 2**32)`` for the hash's top 32 bits ``x``: any ``cap``."""
     return np.int64(((h >> np.uint64(32)) * np.uint64(cap)) >> np.uint64(32))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _hash_row(row):
     """Hash of a slot's (or a packed key's) words with the pointer field and
     the ``FINISHED`` (or ``VISITED``) bit cleared."""
@@ -160,7 +160,7 @@ def _hash_row(row):
     return h
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def _same_words(table, i, out, nw):
     """Whether slot ``i`` holds ``out``'s words 1 .. nw-1 (``FINISHED`` or
     ``VISITED`` left out)."""
@@ -175,7 +175,7 @@ def _same_words(table, i, out, nw):
 
 # inlined into the search loop: a numba call passes each array argument as
 # its header, field by field (docs/solver.md, Speed: about 15% of the time)
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
     """Record a visit of ``key``; return 1 to expand it, 0 to skip it, -1 if full.
 
@@ -227,7 +227,7 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
 BUSY = _PTR_BITS32
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats, helping):
     """:func:`tt_visit` on a table other threads write at the same time.
 
@@ -290,14 +290,14 @@ def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats, help
             i = 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, inline="always")
 def tt_finish(table, i):
     """Mark slot ``i`` ``FINISHED``: the thread that entered (or helped with)
     its position has searched every move of it it did not leave to another."""
     or_u32(table, i, table.shape[1] - 1, FINISHED)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def tt_slot(table, key, rules):
     """The slot holding ``key`` (its pointer included), or -1."""
     cap = table.shape[0]
@@ -317,7 +317,7 @@ def tt_slot(table, key, rules):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def tt_rehash(old, new):
     """Move every entry of the old table into the (larger, empty) new one."""
     cap = new.shape[0]
@@ -342,7 +342,7 @@ def grown(old: np.ndarray, new_cap: int, kw: int) -> tuple[np.ndarray, float]:
     return table, (time.perf_counter() - started) / new_cap
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def _reinsert_all(table, start):
     """Put every entry back where a probe from its home finds it, in place,
     after slots were emptied (which breaks the runs of linear probing).
@@ -370,7 +370,7 @@ def _reinsert_all(table, start):
         table[j, :] = row
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def tt_evict(table, states, depth, rules, stats, keep):
     """Make room in a full table by forgetting the entries the search has
     not met since the last eviction, never a position of its path.

@@ -190,37 +190,3 @@ def test_search_loops_count_no_references():
     ]
     counting = [k.py_func.__name__ for k in kernels if k.targetoptions.get("_nrt", True)]
     assert not counting, f"compiled with reference counting: {counting}"
-
-
-def test_every_kernel_uses_numpys_error_model():
-    """Every compiled kernel of the engine and the solver is built with
-    ``error_model="numpy"``: under numba's default ("python") each division
-    or remainder by a variable checks for zero and every call that may raise
-    carries an exception back, which cost the depth-first search about 8% of
-    its time (docs/solver.md, "Speed"). No kernel divides by a value that can
-    be zero (draw >= 1, a table's capacity, a move count inside its loop),
-    so nothing is lost; a kernel added without the option is found here."""
-    import importlib
-
-    from numba import config as numba_config
-    from numba.core.registry import CPUDispatcher
-
-    if numba_config.DISABLE_JIT:
-        pytest.skip("plain Python functions (NUMBA_DISABLE_JIT): nothing is compiled")
-    names = ["engine.core", "engine.core_double"]
-    names += [
-        f"solver.{m}"
-        for m in (
-            "beam", "bound", "dfs", "double_beam", "double_dfs", "layers",
-            "macros", "moves", "pruning", "rank_home", "shared", "table",
-        )
-    ]  # fmt: skip
-    kernels = {}
-    for name in names:
-        module = importlib.import_module(f"canfield.{name}")
-        for attr, value in vars(module).items():
-            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
-                kernels[f"{name}.{attr}"] = value
-    assert len(kernels) >= 170  # every kernel (176 in 0.16.1) is looked at
-    other = [k for k, v in kernels.items() if v.targetoptions.get("error_model") != "numpy"]
-    assert not other, f"kernels with another error model: {other}"
