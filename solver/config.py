@@ -152,6 +152,14 @@ DOUBLE_BEAM_MIN_DEPTHS_LEFT = 20
 #: this pass and the passes left). Chosen on deals 0-39 at 1,000 positions a
 #: depth (docs/solver.md, "Two packs"); 0.12.0's (10, 3, 300 a redeal) won 0.
 DOUBLE_BEAM_WEIGHTS = (10, 3, 4, 4)
+#: The beams the two-pack probe runs in turn, each on an equal share of what
+#: is left of the probe's time and positions (``solver.double_run.beams``):
+#: the score above, then one that counts a reserve card twice as much, one
+#: that counts the walk left twice as much and one half as much. On the 45
+#: deals of 0-199 the first left unknown at 10 s, each alone at 600,000
+#: positions won 6, 5, 2 and 2, 11 together; the first alone at 2,400,000
+#: won 7 (docs/solver.md, "Two packs").
+DOUBLE_BEAM_SCORES = (DOUBLE_BEAM_WEIGHTS, (10, 6, 4, 4), (10, 3, 4, 8), (10, 3, 4, 2))
 #: Passes left after this one that the walk term counts under unlimited passes
 #: (``double:passes=inf``), as in the preset's first pass.
 DOUBLE_BEAM_UNLIMITED_LATER = 2

@@ -260,15 +260,19 @@ def beam_probe(
     memory: int,
     prune: int,
     width: int,
+    weights: tuple[int, ...] | None = None,
 ) -> dict:
     """The beam probe of :mod:`solver.double_beam` until a win or a budget
     runs out; its end is never "lost". ``width`` is the most positions a
-    depth: fewer when the budget is small (``config.DOUBLE_BEAM_LAYERS``)."""
+    depth: fewer when the budget is small (``config.DOUBLE_BEAM_LAYERS``).
+    ``weights`` score its positions (default ``config.DOUBLE_BEAM_WEIGHTS``)."""
     g = position.game
     per_width = beam_bytes(1)
     # the beam's scratch counts in the memory budget: at most its share
     cap = max(1, min(width, int(memory * config.DOUBLE_BEAM_MEMORY_SHARE) // per_width))
-    budget = nodes if nodes is not None else int(seconds * config.DOUBLE_BEAM_RATE)
+    # under a time budget, the positions the time left makes at the guessed rate
+    left = max(seconds - (time.perf_counter() - t0), 0.0)
+    budget = nodes if nodes is not None else int(left * config.DOUBLE_BEAM_RATE)
     width = min(cap, max(config.DOUBLE_BEAM_MIN_WIDTH, budget // config.DOUBLE_BEAM_LAYERS))
     # under a time budget alone the width follows the rate measured so far
     # (a node budget keeps it fixed, so rows stay the same on every machine)
@@ -282,7 +286,7 @@ def beam_probe(
     parent = np.zeros((config.DOUBLE_BEAM_DEPTH, layer.shape[0]), np.int64)
     macs = np.zeros_like(parent)
     at = np.zeros(AT_LEN, np.int64)
-    weights = np.array(config.DOUBLE_BEAM_WEIGHTS, np.int64)
+    weights = np.array(config.DOUBLE_BEAM_WEIGHTS if weights is None else weights, np.int64)
     won = beam_start(position.state, g.rules, layer, keys, used, at, stats)
     rate = 0.0  # seconds a slot of the last rehash took (see :func:`_timed_grown`)
     code, reason = (WON, "won") if won else (RUNNING, "running")
@@ -330,6 +334,41 @@ def beam_probe(
     return _outcome(result, reason, macros, stats, keys.nbytes + used.nbytes) | {"width": width}
 
 
+def beams(
+    position: Position,
+    t0: float,
+    seconds: float,
+    nodes: int | None,
+    memory: int,
+    prune: int,
+    width: int,
+) -> list[dict]:
+    """The beams of ``config.DOUBLE_BEAM_SCORES`` in turn, until one wins:
+    each on an equal share of what the ones before it left of the time (to
+    ``seconds`` after ``t0``, the solve's start) and of ``nodes``.
+
+    A beam drops positions, so a beam scoring them otherwise keeps others:
+    on the 45 deals of 0-199 the first score leaves at 10 s, the four at
+    600,000 positions each won 11, the first alone at 2,400,000 won 7
+    (``docs/solver.md``, "Two packs"). Each beam answers as
+    :func:`beam_probe`: won, or unknown (stage ``beam``)."""
+    runs: list[dict] = []
+    scores = config.DOUBLE_BEAM_SCORES
+    for i, weights in enumerate(scores):
+        left = len(scores) - i
+        now = time.perf_counter() - t0
+        ends = now + max(seconds - now, 0.0) / left
+        spent = sum(r["nodes"] for r in runs)
+        share = None if nodes is None else max(1, (nodes - spent) // left)
+        cap = beam_width_cap(width, share)
+        r = beam_probe(position, t0, ends, share, memory, prune, cap, weights)
+        r["stage"] = "beam"
+        runs.append(r)
+        if r["result"] == "won":
+            break
+    return runs
+
+
 def solve_double(
     position: Position,
     seconds: float,
@@ -356,16 +395,16 @@ def solve_double(
     runs: list[dict] = []
     spent = 0
     for kind, width, share in config.DOUBLE_PROBES if probes else ():
-        probe = beam_probe if kind == "beam" else _search
         probe_nodes = None if nodes is None else max(1, int(nodes * share))
         if kind == "beam":
-            width = beam_width_cap(width, probe_nodes)
-        r = probe(position, t0, seconds * share, probe_nodes, memory, prune, width)
-        # named as the one-pack search names its stages (``probe2``), plus ``beam``
-        r["stage"] = "beam" if kind == "beam" else f"probe{width}"
-        runs.append(r)
-        spent += r["nodes"]
-        if r["result"] == "won":
+            found = beams(position, t0, seconds * share, probe_nodes, memory, prune, width)
+        else:
+            found = [_search(position, t0, seconds * share, probe_nodes, memory, prune, width)]
+            # named as the one-pack search names its stages (``probe2``)
+            found[0]["stage"] = f"probe{width}"
+        runs += found
+        spent += sum(r["nodes"] for r in found)
+        if found[-1]["result"] == "won":
             break
     if not runs or runs[-1]["result"] != "won":
         left = None if nodes is None else max(1, nodes - spent)

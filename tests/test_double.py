@@ -35,10 +35,10 @@ from canfield.engine.formats import position_from_text, position_to_text
 from canfield.engine.position import Position, PositionError
 from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.experiments.sweep.store import load_run
-from canfield.solver import config
+from canfield.solver import config, double_run
 from canfield.solver.double_beam import score
-from canfield.solver.double_run import beam_bytes, beam_probe, beam_width_cap, expand
-from canfield.solver.pruning import P1_HOME
+from canfield.solver.double_run import beam_bytes, beam_probe, beam_width_cap, beams, expand
+from canfield.solver.pruning import P1_HOME, prune_mask
 from canfield.solver.search import Solver, solve_deal
 
 # ---------------------------------------------------------------------------
@@ -299,10 +299,8 @@ def test_beam_stage_keeps_the_budget_and_its_line_on_a_whole_deal():
     r = Solver().solve(pos, seconds=60, nodes=nodes)
     assert r.result == "unknown" and r.nodes <= nodes
     ((_, width, share),) = [p for p in config.DOUBLE_PROBES if p[0] == "beam"]
-    beam_alone = beam_probe(
-        pos, time.perf_counter(), 60.0, int(nodes * share), 1 << 26, P1_HOME, width
-    )
-    assert r.banked >= beam_alone["banked"] > 8
+    beams_alone = beams(pos, time.perf_counter(), 60.0, int(nodes * share), 1 << 26, P1_HOME, width)
+    assert r.banked >= max(b["banked"] for b in beams_alone) > 8
     end = pos
     for move in r.best_line:
         end = end.apply(move)
@@ -362,6 +360,62 @@ def test_the_beam_counts_the_stock_walk_left():
     finally:
         config.DOUBLE_BEAM_WEIGHTS = original
     assert len(with_walk) >= 3 and len(without_walk) < len(with_walk), (with_walk, without_walk)
+
+
+def test_the_beams_score_in_turn_and_a_later_score_wins_what_the_first_leaves():
+    """The two-pack probe runs the beams of ``config.DOUBLE_BEAM_SCORES`` in
+    turn, each on an equal share of what the ones before it left
+    (solver/double_run.py ``beams``). On deals 6 and 9 the first score, on
+    its share of 200,000 positions, ends unknown, and a later score wins
+    (on deal 9 the fourth): the win replays on the engine and the reference
+    rules. Counted: the deals a later score won."""
+    nodes = 4 * 50_000
+    later_wins = 0
+    for deal in (6, 9):
+        pos = Position.from_deal(deal, "double")
+        width = beam_width_cap(16, nodes // 4)
+        first = beam_probe(
+            pos, time.perf_counter(), 600.0, nodes // 4, 1 << 26, P1_HOME, width,
+            config.DOUBLE_BEAM_SCORES[0],
+        )  # fmt: skip
+        assert first["result"] == "unknown"
+        runs = beams(pos, time.perf_counter(), 600.0, nodes, 1 << 26, P1_HOME, 16)
+        assert runs[0]["nodes"] == first["nodes"] and runs[0]["result"] == "unknown"
+        assert runs[-1]["result"] == "won" and sum(r["nodes"] for r in runs) <= nodes
+        later_wins += len(runs) > 1
+        line, end = expand(pos, runs[-1]["macros"])
+        assert end.is_won()
+        ref = ref_initial(deal_cards(deal, 2), parse_profile("double"))
+        for move in line:
+            ref = ref_apply(ref, str(move))
+        assert ref_banked(ref) == 104
+    assert later_wins == 2
+
+
+def test_under_a_time_budget_each_beam_gets_its_share_of_what_is_left(monkeypatch):
+    """Under a time budget alone the beams split what is left of the probe's
+    time: each is handed an end an equal share of the time left after it
+    (the first a quarter of the probe's 2 s, not the whole), and ends by
+    it. On deal 18 none of the four wins in 2 s, so all four run."""
+    pos = Position.from_deal(18, "double")
+    beams(pos, time.perf_counter(), 60.0, 4_000, 1 << 24, P1_HOME, 16)  # compiled outside the clock
+    calls: list[tuple[float, float, float]] = []
+    probe = double_run.beam_probe
+
+    def timed(position, t0, seconds, *rest):
+        began = time.perf_counter() - t0
+        r = probe(position, t0, seconds, *rest)
+        calls.append((began, seconds, time.perf_counter() - t0))
+        return r
+
+    monkeypatch.setattr(double_run, "beam_probe", timed)
+    runs = beams(pos, time.perf_counter(), 2.0, None, 1 << 27, P1_HOME, 16_000)
+    assert len(config.DOUBLE_BEAM_SCORES) == 4 == len(calls)
+    assert [r["result"] for r in runs] == ["unknown"] * 4
+    for i, (began, ends, ended) in enumerate(calls):
+        share = (2.0 - began) / (4 - i)
+        assert abs(ends - (began + share)) < 0.01, (i, began, ends)
+        assert ended < ends + 0.3, (i, ended, ends)
 
 
 def test_under_a_time_budget_the_beam_sizes_itself_to_the_clock():
@@ -513,24 +567,27 @@ def test_the_table_stays_within_the_memory_budget(memory):
 
 def test_the_kin_cap_wins_where_the_two_pack_beam_without_it_does_not(monkeypatch):
     """The two-pack beam keeps at most ``config.DOUBLE_BEAM_KIN_CAP``
-    positions a depth that differ only in their columns. At 700,000
-    positions, double deal 46 is unknown to the whole solve without the cap
-    and won by its beam with it (the cap bites: that is the difference),
-    the win replayed on the engine and on the plain reference rules."""
+    positions a depth that differ only in their columns. At 595,000
+    positions (the beam's share of 700,000), the first score's beam ends
+    unknown on double deal 46 without the cap and wins with it (the cap
+    bites: that is the difference), the win replayed on the engine and on
+    the plain reference rules."""
     assert config.DOUBLE_BEAM_KIN_CAP == 4
     pos = Position.from_deal(46, "double")
-    monkeypatch.setattr(config, "DOUBLE_BEAM_KIN_CAP", 0)
-    free = Solver().solve(pos, seconds=math.inf, nodes=700_000)
-    monkeypatch.setattr(config, "DOUBLE_BEAM_KIN_CAP", 4)
-    capped = Solver().solve(pos, seconds=math.inf, nodes=700_000)
-    assert free.result == "unknown"
-    assert (capped.result, capped.stage) == ("won", "beam")
-    end = pos
-    for move in capped.moves:
-        end = end.apply(move)
+    nodes = 595_000
+
+    def beam(cap: int) -> dict:
+        monkeypatch.setattr(config, "DOUBLE_BEAM_KIN_CAP", cap)
+        width = beam_width_cap(16_000, nodes)
+        prune = prune_mask(True)
+        return beam_probe(pos, time.perf_counter(), math.inf, nodes, 1 << 30, prune, width)
+
+    free, capped = beam(0), beam(4)
+    assert free["result"] == "unknown" and capped["result"] == "won"
+    line, end = expand(pos, capped["macros"])
     assert end.is_won()
     ref = ref_initial(deal_cards(46, 2), parse_profile("double"))
-    for move in capped.moves:
+    for move in line:
         ref = ref_apply(ref, str(move))
     assert ref_banked(ref) == 104
 
