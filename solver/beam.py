@@ -100,12 +100,41 @@ def kin_table(width):
 
 
 @njit(cache=True)
+def cover(s, game, rules, depth):
+    """How deep the cards the foundations need next are buried: over each
+    suit's next ``depth`` cards, the cards lying on each (above it in the
+    reserve, in the waste or in its column). A card still in the stock
+    counts 0: the walk turns it over without anything being moved."""
+    above = np.zeros(52, np.int64)
+    n = core.res_count(s)
+    for j in range(n):
+        above[game[core.G_RES + j]] = n - 1 - j
+    on = 0
+    for i in range(core.waste_ptr(s) - 1, -1, -1):
+        if not core.stock_removed(s, i):
+            above[game[core.G_STOCK + i]] = on
+            on += 1
+    for c in range(core.N_COLS):
+        n = core.col_len(s, c)
+        for h in range(n):
+            above[core.col_card(s, c, h, rules)] = n - 1 - h
+    total = 0
+    for suit in range(4):
+        f = core.found_count(s, suit)
+        for k in range(min(depth, 13 - f)):
+            total += above[suit * 13 + (game[core.G_BASE] + f + k) % 13]
+    return total
+
+
+@njit(cache=True)
 def score(s, game, rules, weights):
     """How promising ``s`` looks, by ``weights``: points per card banked,
     minus points per card in the reserve and per stock card not yet played,
     plus points per stock card the walk will still turn over under limited
     passes (this pass's cards past the pointer and every unplayed card for
-    each pass left), plus points per empty column."""
+    each pass left), plus points per empty column, minus ``weights[5]``
+    points per card lying on one of each suit's next ``weights[6]`` cards
+    (:func:`cover`)."""
     unplayed = 0
     ahead = 0
     p = core.waste_ptr(s)
@@ -122,12 +151,14 @@ def score(s, game, rules, weights):
     for c in range(core.N_COLS):
         if core.col_len(s, c) == 0:
             spaces += 1
+    buried = cover(s, game, rules, weights[6]) if weights[5] != 0 else 0
     return (
         weights[0] * core.banked(s)
         - weights[1] * core.res_count(s)
         - weights[2] * unplayed
         + weights[3] * walk
         + weights[4] * spaces
+        - weights[5] * buried
     )
 
 

@@ -85,11 +85,13 @@ BEAM_MEMORY_SHARE = 0.5
 BEAM_DEPTH = 300
 #: Its scores (``solver.beam.score``): points per card banked, minus points
 #: per reserve card and per unplayed stock card, plus points per stock card
-#: the walk will still turn over (limited passes) and per empty column. The
-#: first is the two-pack beam's; the others, measured on the 101 rainbow
+#: the walk will still turn over (limited passes) and per empty column,
+#: minus points per card lying on one of each suit's next so many cards
+#: (the last two: 0 here; ``BEAM_COVER_WEIGHTS``). The first is the two-pack
+#: beam's; the others, measured on the 101 rainbow
 #: deals of 0-199 it leaves unknown at 10 s (9,000 wide), win 13 and 8 of
 #: them (docs/solver.md, "The beam probe under rank-only building").
-BEAM_WEIGHTS = ((10, 3, 4, 4, 0), (10, 3, 4, 8, 0), (10, 6, 4, 4, 0))
+BEAM_WEIGHTS = ((10, 3, 4, 4, 0, 0, 0), (10, 3, 4, 8, 0, 0, 0), (10, 6, 4, 4, 0, 0, 0))
 #: The beams a probe runs, in turn until one wins or the share is spent: a
 #: score, a kin cap (the most positions a depth may keep that differ only
 #: in their columns: the same foundations, reserve, stock and waste;
@@ -105,7 +107,17 @@ BEAM_WEIGHTS = ((10, 3, 4, 4, 0), (10, 3, 4, 8, 0), (10, 6, 4, 4, 0))
 #: (docs/solver.md, "The beam probe under rank-only building").
 BEAM_KIN_CAP = 4
 BEAM_NARROW_SHARE = 0.25
-BEAM_CASCADE = tuple(
+#: The cover beam, run first: the first score less 4 points per card lying
+#: on one of each suit's next 2 cards (``solver.beam.cover``), half as wide.
+#: The probe alone at 1,600,000 positions (about 9,400 wide, what 10 s gives
+#: it) on the 168 one-pass rainbow deals of 0-199 that 0.16.0 won with the
+#: beam or left unknown at 10 s: 91 won without it, 98 with it first at half
+#: the width (none lost), 94 at the whole width (4 lost), 91 last (it never
+#: got positions); on 200-299 (held out) 49 against 44 (docs/solver.md,
+#: "The cover beam").
+BEAM_COVER_WEIGHTS = (10, 3, 4, 4, 0, 4, 2)
+BEAM_COVER_SHARE = 0.5
+BEAM_CASCADE = ((BEAM_COVER_WEIGHTS, BEAM_KIN_CAP, BEAM_COVER_SHARE),) + tuple(
     (w, BEAM_KIN_CAP, share) for w in BEAM_WEIGHTS for share in (BEAM_NARROW_SHARE, 1.0)
 )
 #: Probes of the two-pack search (``solver.double_run``), in order: a kind

@@ -12,13 +12,14 @@ from collections import Counter
 import numpy as np
 import pytest
 from reference_rules import ref_apply, ref_banked, ref_initial
+from test_bound import builder_games
 
 from canfield.engine import core
 from canfield.engine.deals import deal_cards
 from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS, parse_profile
 from canfield.solver import config
-from canfield.solver.beam import AT_DEPTH, AT_KIN, AT_LEN, AT_N, beam, beam_start
+from canfield.solver.beam import AT_DEPTH, AT_KIN, AT_LEN, AT_N, beam, beam_start, cover, score
 from canfield.solver.beam_run import beam_applies, beam_bytes, beam_probe, beam_width
 from canfield.solver.macros import expand_macros
 from canfield.solver.pruning import prune_mask
@@ -139,7 +140,7 @@ def test_a_later_beam_of_the_cascade_wins_what_the_first_leaves(monkeypatch):
     nodes = 2_000_000
     pos = Position.from_deal(31, "rainbow")
     cascade = config.BEAM_CASCADE
-    first_score = tuple(b for b in cascade if b[0] == cascade[0][0])
+    first_score = tuple(b for b in cascade if b[0] == config.BEAM_WEIGHTS[0])
     assert len(cascade) > len(first_score) >= 1
     monkeypatch.setattr(config, "BEAM_CASCADE", first_score)
     first = Solver().solve(pos, seconds=math.inf, nodes=nodes)
@@ -216,7 +217,7 @@ def test_the_kin_cap_wins_where_the_beam_without_it_runs_dry(monkeypatch):
     the win replays on the engine and on the plain reference rules."""
     pos = Position.from_deal(147, "rainbow")
     first = config.BEAM_WEIGHTS[0]
-    assert config.BEAM_CASCADE[0][:2] == (first, 4)
+    assert (first, 4, 1.0) in config.BEAM_CASCADE
 
     free = _probe_alone(pos, ((first, 0, 1.0),), monkeypatch)  # 0: no cap
     capped = _probe_alone(pos, ((first, 4, 1.0),), monkeypatch)
@@ -248,3 +249,59 @@ def test_a_narrow_beam_first_wins_what_the_whole_width_leaves(monkeypatch):
         moves, end = expand_macros(pos, won.macros)
         assert end.is_won()
         _assert_wins_on_engine_and_reference(84, moves)
+
+
+def _cover_twin(pos: Position, depth: int) -> int:
+    """The plain twin of ``solver.beam.cover``, read through the engine's
+    accessors: for each suit's next ``depth`` cards, the cards lying on it in
+    the reserve, the waste or its column (a card in the stock: 0)."""
+    above = {}
+    for pile in (pos.reserve(), pos.waste(), *pos.columns()):
+        for i, card in enumerate(pile):
+            above[card] = len(pile) - 1 - i  # each pile's last card is its top
+    total = 0
+    for suit, n in enumerate(pos.foundations()):
+        for k in range(min(depth, 13 - n)):
+            total += above.get(suit * 13 + (pos.game.base + n + k) % 13, 0)
+    return total
+
+
+@pytest.mark.parametrize("profile", ["rainbow", "strict", "superior"])
+def test_the_cover_count_matches_its_plain_twin_along_random_games(profile):
+    """The kernel's count of cards lying on the next needed cards equals the
+    plain twin's at every depth 1-4 along random games, and the score's
+    cover term is its weight times that count. Counted: positions where the
+    count is not 0 and where a deeper look counts more (else the comparison
+    proves little)."""
+    buried = deeper = 0
+    for trace in builder_games(profile, games=4, seed=3):
+        for pos in trace[::2]:
+            g, s = pos.game, pos.state
+            counts = [int(cover(s, g.arr, g.rules, d)) for d in range(1, 5)]
+            assert counts == [_cover_twin(pos, d) for d in range(1, 5)], pos.show()
+            plain = np.array(config.BEAM_WEIGHTS[0], np.int64)
+            weighted = plain.copy()
+            weighted[5:] = (3, 2)
+            drop = score(s, g.arr, g.rules, plain) - score(s, g.arr, g.rules, weighted)
+            assert drop == 3 * counts[1]
+            buried += counts[1] > 0
+            deeper += counts[3] > counts[0]
+    assert buried >= 50 and deeper >= 50, (buried, deeper)
+
+
+def test_the_cover_beam_wins_what_the_other_beams_leave(monkeypatch):
+    """The cascade's first beam scores how deep the next needed cards lie
+    (``config.BEAM_COVER_WEIGHTS``). Rainbow deal 44 at 750,000 positions is
+    unknown to the cascade without that beam and won with it (it bites), and
+    the win replays on the engine and on the plain reference rules."""
+    pos = Position.from_deal(44, "rainbow")
+    cascade = config.BEAM_CASCADE
+    assert cascade[0][0] == config.BEAM_COVER_WEIGHTS and config.BEAM_COVER_WEIGHTS[5] > 0
+    others = tuple(b for b in cascade if b[0][5] == 0)
+    assert len(others) == len(cascade) - 1
+    assert _probe_alone(pos, others, monkeypatch).result == "unknown"
+    won = _probe_alone(pos, cascade, monkeypatch)
+    assert (won.result, won.stage) == ("won", "beam")
+    moves, end = expand_macros(pos, won.macros)
+    assert end.is_won()
+    _assert_wins_on_engine_and_reference(44, moves)
