@@ -110,11 +110,11 @@ BEAM_NARROW_SHARE = 0.25
 #: The cover beam, run first: the first score less 4 points per card lying
 #: on one of each suit's next 2 cards (``solver.beam.cover``), half as wide.
 #: The probe alone at 1,600,000 positions (about 9,400 wide, what 10 s gives
-#: it) on the 168 one-pass rainbow deals of 0-199 that 0.16.0 won with the
-#: beam or left unknown at 10 s: 91 won without it, 98 with it first at half
-#: the width (none lost), 94 at the whole width (4 lost), 91 last (it never
-#: got positions); on 200-299 (held out) 49 against 44 (docs/solver.md,
-#: "The cover beam").
+#: it) on the 253 one-pass rainbow deals of 0-299 that 0.16.0 won with the
+#: beam (135) or left unknown (118) at 10 s: without it 135 won, with it
+#: first at half the width 147 (none lost), at the whole width 4 of the 135
+#: lost, last nothing gained; at 10 s, deals 0-199, 63.5% decided against
+#: 60.5% (docs/solver.md, "The cover beam").
 BEAM_COVER_WEIGHTS = (10, 3, 4, 4, 0, 4, 2)
 BEAM_COVER_SHARE = 0.5
 BEAM_CASCADE = ((BEAM_COVER_WEIGHTS, BEAM_KIN_CAP, BEAM_COVER_SHARE),) + tuple(
