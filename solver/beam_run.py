@@ -31,8 +31,22 @@ from canfield.solver.stats import N_STATS, RUNNING, ST_BEST, ST_BESTLEN, ST_MAXD
 
 
 def beam_applies(rules: np.ndarray) -> bool:
-    """Whether a solve under ``rules`` runs the beam probe."""
-    return int(rules[core.R_BUILD]) in config.BEAM_BUILDS
+    """Whether a solve under ``rules`` runs the beam probe: under the
+    building rules of ``config.BEAM_BUILDS`` or the space rules of
+    ``config.BEAM_FILLS``."""
+    return (
+        int(rules[core.R_BUILD]) in config.BEAM_BUILDS
+        or int(rules[core.R_FILL]) in config.BEAM_FILLS
+    )
+
+
+def beam_cascade(rules: np.ndarray) -> tuple:
+    """The beams a probe under ``rules`` runs: ``config.BEAM_CASCADE`` under
+    the building rules of ``config.BEAM_BUILDS``, else
+    ``config.BEAM_FREE_CASCADE``."""
+    if int(rules[core.R_BUILD]) in config.BEAM_BUILDS:
+        return config.BEAM_CASCADE
+    return config.BEAM_FREE_CASCADE
 
 
 def beam_bytes(width: int) -> int:
@@ -57,7 +71,7 @@ def beam_width(seconds: float, nodes: int | None, memory: int) -> int:
 def beam_probe(
     position: Position, t0: float, until: float, nodes: int | None, memory: int, prune: int
 ) -> Run:
-    """Run the beams of ``config.BEAM_CASCADE`` from ``position`` in turn
+    """Run the beams of :func:`beam_cascade` from ``position`` in turn
     (each scoring positions by its own weights, with its own kin cap, its
     own share of the width and a table of its own) until one wins, ``until``
     seconds after ``t0``, ``nodes`` positions in all or the last one's end.
@@ -96,7 +110,7 @@ def beam_probe(
     total = np.zeros(N_STATS, np.int64)
     best, best_line = -1, []
     code, reason = RUNNING, "probe"
-    for weights, kin_cap, share in config.BEAM_CASCADE:
+    for weights, kin_cap, share in beam_cascade(g.rules):
         # a narrower beam keeps the first rows of the scratch (still C-ordered)
         wide = max(min(config.BEAM_MIN_WIDTH, width), int(width * share))
         spent = int(total[ST_NODES])

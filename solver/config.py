@@ -120,6 +120,19 @@ BEAM_COVER_SHARE = 0.5
 BEAM_CASCADE = ((BEAM_COVER_WEIGHTS, BEAM_KIN_CAP, BEAM_COVER_SHARE),) + tuple(
     (w, BEAM_KIN_CAP, share) for w in BEAM_WEIGHTS for share in (BEAM_NARROW_SHARE, 1.0)
 )
+#: Under ``fill=free`` (`superior`: a space stays open at the player's
+#: choice) the beam runs too (``BEAM_FILLS``: engine.core's ``FILL_FREE``),
+#: with cover beams only (``BEAM_FREE_CASCADE``): the scores without the
+#: cover term won none of superior's unknowns (docs/solver.md, "The beam
+#: for one pack"); the probe alone at 1,600,000 positions, 9,356 wide, on
+#: the 26 superior deals of 0-299 that 0.16.0 leaves unknown at 10 s: next
+#: 3 cards at 4 points 5 won (43, 109, 195, 271, 282), next 2 cards 4, both
+#: at half width 3 and 0 ("The cover beam").
+BEAM_FILLS = (1,)
+BEAM_FREE_CASCADE = (
+    ((10, 3, 4, 4, 0, 4, 3), BEAM_KIN_CAP, 1.0),
+    (BEAM_COVER_WEIGHTS, BEAM_KIN_CAP, 1.0),
+)
 #: Probes of the two-pack search (``solver.double_run``), in order: a kind
 #: (``dfs``: the depth-first search searching only the first ``width`` moves
 #: at each position below the root, best first; ``beam``: the beam of

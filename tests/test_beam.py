@@ -20,7 +20,13 @@ from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS, parse_profile
 from canfield.solver import config
 from canfield.solver.beam import AT_DEPTH, AT_KIN, AT_LEN, AT_N, beam, beam_start, cover, score
-from canfield.solver.beam_run import beam_applies, beam_bytes, beam_probe, beam_width
+from canfield.solver.beam_run import (
+    beam_applies,
+    beam_bytes,
+    beam_cascade,
+    beam_probe,
+    beam_width,
+)
 from canfield.solver.macros import expand_macros
 from canfield.solver.pruning import prune_mask
 from canfield.solver.search import Solver, two_move_position
@@ -34,14 +40,14 @@ def _solve(deal: int, profile: str, nodes: int, beam: bool, monkeypatch) -> obje
     return Solver().solve(Position.from_deal(deal, profile), seconds=math.inf, nodes=nodes)
 
 
-def _assert_wins_on_engine_and_reference(deal: int, moves) -> None:
-    """``moves`` played from rainbow ``deal`` win on the engine and, from the
-    deal's cards, on the plain reference rules."""
-    pos = Position.from_deal(deal, "rainbow")
+def _assert_wins_on_engine_and_reference(deal: int, moves, profile: str = "rainbow") -> None:
+    """``moves`` played from ``deal`` win on the engine and, from the deal's
+    cards, on the plain reference rules."""
+    pos = Position.from_deal(deal, profile)
     for move in moves:
         pos = pos.apply(move)
     assert pos.is_won()
-    ref = ref_initial(deal_cards(deal), parse_profile("rainbow"))
+    ref = ref_initial(deal_cards(deal), parse_profile(profile))
     for move in moves:
         ref = ref_apply(ref, str(move))
     assert ref_banked(ref) == 52
@@ -54,14 +60,21 @@ def _probe_alone(pos: Position, cascade, monkeypatch) -> object:
     return beam_probe(pos, time.perf_counter(), math.inf, 750_000, 1 << 30, prune_mask(True))
 
 
-def test_the_beam_runs_only_under_rank_only_building():
+def test_the_beam_runs_only_under_rank_only_building_or_free_spaces():
     def runs(profile: str) -> bool:
         return beam_applies(Position.from_deal(0, profile).game.rules)
 
+    def cascade(profile: str) -> tuple:
+        return beam_cascade(Position.from_deal(0, profile).game.rules)
+
     # selective (strict's building) needs a base pick to make a position
-    assert {name for name in PRESETS if name != "selective" and runs(name)} == {"rainbow"}
-    assert runs("rainbow:passes=3") and runs("strict:build=rank")
+    ran = {name for name in PRESETS if name != "selective" and runs(name)}
+    assert ran == {"rainbow", "superior"}
+    assert runs("rainbow:passes=3") and runs("strict:build=rank") and runs("strict:fill=free")
     assert not runs("strict:draw=1")
+    assert cascade("rainbow") == config.BEAM_CASCADE
+    assert cascade("superior") == cascade("strict:fill=free") == config.BEAM_FREE_CASCADE
+    assert all(weights[5] > 0 for weights, _, _ in config.BEAM_FREE_CASCADE)
 
 
 def test_the_beam_wins_what_the_probes_leave_unknown_and_its_wins_replay(monkeypatch):
@@ -305,3 +318,19 @@ def test_the_cover_beam_wins_what_the_other_beams_leave(monkeypatch):
     moves, end = expand_macros(pos, won.macros)
     assert end.is_won()
     _assert_wins_on_engine_and_reference(44, moves)
+
+
+def test_the_cover_beams_win_a_superior_deal_the_search_leaves(monkeypatch):
+    """Under ``fill=free`` the beam runs its cover beams only. Superior deal
+    195 at 2,000,000 positions is unknown without the beam and won by it
+    (it bites), and the win replays on the engine and, from the deal's
+    cards, on the plain reference rules."""
+    pos = Position.from_deal(195, "superior")
+    nodes = 2_000_000
+    monkeypatch.setattr(config, "BEAM_FILLS", ())
+    without = Solver().solve(pos, seconds=math.inf, nodes=nodes)
+    monkeypatch.setattr(config, "BEAM_FILLS", (core.FILL_FREE,))
+    with_beam = Solver().solve(pos, seconds=math.inf, nodes=nodes)
+    assert without.result == "unknown"
+    assert (with_beam.result, with_beam.stage) == ("won", "beam") and with_beam.nodes <= nodes
+    _assert_wins_on_engine_and_reference(195, with_beam.moves, "superior")
