@@ -123,11 +123,11 @@ BEAM_CASCADE = ((BEAM_COVER_WEIGHTS, BEAM_KIN_CAP, BEAM_COVER_SHARE),) + tuple(
 #: Under ``fill=free`` (`superior`: a space stays open at the player's
 #: choice) the beam runs too (``BEAM_FILLS``: engine.core's ``FILL_FREE``),
 #: with cover beams only (``BEAM_FREE_CASCADE``): the scores without the
-#: cover term won none of superior's unknowns (docs/solver.md, "The beam
-#: for one pack"); the probe alone at 1,600,000 positions, 9,356 wide, on
-#: the 26 superior deals of 0-299 that 0.16.0 leaves unknown at 10 s: next
-#: 3 cards at 4 points 5 won (43, 109, 195, 271, 282), next 2 cards 4, both
-#: at half width 3 and 0 ("The cover beam").
+#: cover term won none of superior's unknowns; the probe alone at
+#: 1,600,000 positions, 9,356 wide, on the 26 superior deals of 0-299 that
+#: 0.16.0 leaves unknown at 10 s: each suit's next 3 cards at 4 points, at
+#: the whole width, won 5 (43, 109, 195, 271, 282), next 2 cards 4, next 3
+#: at half the width 3 (docs/solver.md, "Cover beams under free spaces").
 BEAM_FILLS = (1,)
 BEAM_FREE_CASCADE = (
     ((10, 3, 4, 4, 0, 4, 3), BEAM_KIN_CAP, 1.0),
