@@ -100,12 +100,14 @@ def kin_table(width):
 
 
 @njit(cache=True)
-def cover(s, game, rules, depth):
+def cover(s, game, rules, depth, above):
     """How deep the cards the foundations need next are buried: over each
     suit's next ``depth`` cards, the cards lying on each (above it in the
     reserve, in the waste or in its column). A card still in the stock
-    counts 0: the walk turns it over without anything being moved."""
-    above = np.zeros(52, np.int64)
+    counts 0: the walk turns it over without anything being moved.
+    ``above`` is 52 entries of scratch, handed down so that scoring every
+    child of a beam allocates nothing."""
+    above[:] = 0
     n = core.res_count(s)
     for j in range(n):
         above[game[core.G_RES + j]] = n - 1 - j
@@ -127,14 +129,14 @@ def cover(s, game, rules, depth):
 
 
 @njit(cache=True)
-def score(s, game, rules, weights):
+def score(s, game, rules, weights, above):
     """How promising ``s`` looks, by ``weights``: points per card banked,
     minus points per card in the reserve and per stock card not yet played,
     plus points per stock card the walk will still turn over under limited
     passes (this pass's cards past the pointer and every unplayed card for
     each pass left), plus points per empty column, minus ``weights[5]``
     points per card lying on one of each suit's next ``weights[6]`` cards
-    (:func:`cover`)."""
+    (:func:`cover`, ``above`` its scratch)."""
     unplayed = 0
     ahead = 0
     p = core.waste_ptr(s)
@@ -151,7 +153,7 @@ def score(s, game, rules, weights):
     for c in range(core.N_COLS):
         if core.col_len(s, c) == 0:
             spaces += 1
-    buried = cover(s, game, rules, weights[6]) if weights[5] != 0 else 0
+    buried = cover(s, game, rules, weights[6], above) if weights[5] != 0 else 0
     return (
         weights[0] * core.banked(s)
         - weights[1] * core.res_count(s)
@@ -211,6 +213,7 @@ def beam(
     buf = np.empty(core.MAX_MOVES, np.int64)
     scratch = np.empty(MAX_MACROS + 64, np.int64)
     builders = np.empty(52, np.uint64)
+    above = np.empty(52, np.int64)
     builder_masks(game, rules, builders)
     key = np.empty(keys.shape[1], np.uint64)
     child = np.empty(core.STATE_LEN, np.uint64)
@@ -234,7 +237,7 @@ def beam(
                 stats[ST_CHILDREN] += 1
                 cand_parent[nc] = i
                 cand_mac[nc] = moves[j]
-                cand_score[nc] = score(child, game, rules, weights)
+                cand_score[nc] = score(child, game, rules, weights, above)
                 nc += 1
         # best first; a stable sort keeps the move ordering among equals
         order = np.argsort(-cand_score[:nc], kind="mergesort")

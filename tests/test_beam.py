@@ -287,15 +287,18 @@ def test_the_cover_count_matches_its_plain_twin_along_random_games(profile):
     count is not 0 and where a deeper look counts more (else the comparison
     proves little)."""
     buried = deeper = 0
+    scratch = np.full(52, 99, np.int64)  # stale scratch must not leak into a count
     for trace in builder_games(profile, games=4, seed=3):
         for pos in trace[::2]:
             g, s = pos.game, pos.state
-            counts = [int(cover(s, g.arr, g.rules, d)) for d in range(1, 5)]
+            counts = [int(cover(s, g.arr, g.rules, d, scratch)) for d in range(1, 5)]
             assert counts == [_cover_twin(pos, d) for d in range(1, 5)], pos.show()
             plain = np.array(config.BEAM_WEIGHTS[0], np.int64)
             weighted = plain.copy()
             weighted[5:] = (3, 2)
-            drop = score(s, g.arr, g.rules, plain) - score(s, g.arr, g.rules, weighted)
+            drop = score(s, g.arr, g.rules, plain, scratch) - score(
+                s, g.arr, g.rules, weighted, scratch
+            )
             assert drop == 3 * counts[1]
             buried += counts[1] > 0
             deeper += counts[3] > counts[0]
