@@ -68,6 +68,21 @@ def beam_width(seconds: float, nodes: int | None, memory: int) -> int:
     return max(1, min(width, room))
 
 
+def beam_table_slots(
+    seconds: float, nodes: int | None, width: int, table_bytes: int, kw: int
+) -> int:
+    """Slots of each beam's table: room (``config.MAX_LOAD`` of them) for its
+    node budget and a depth more, or under a time budget alone for what
+    ``config.BEAM_TABLE_RATE`` positions a second would make in ``seconds``;
+    a power of two, at least 4,096, doubled only while ``table_bytes`` holds
+    it (``kw`` key words and a used flag a slot)."""
+    want = nodes if nodes is not None else int(max(seconds, 0.0) * config.BEAM_TABLE_RATE)
+    slots = 1 << 12
+    while slots * config.MAX_LOAD < want + width and (2 * slots) * (8 * kw + 1) <= table_bytes:
+        slots *= 2
+    return slots
+
+
 def beam_probe(
     position: Position, t0: float, until: float, nodes: int | None, memory: int, prune: int
 ) -> Run:
@@ -95,10 +110,7 @@ def beam_probe(
     seconds = until - (time.perf_counter() - t0)
     width = beam_width(seconds, nodes, memory)
     table_bytes = max(memory - beam_bytes(width), 1 << 16)
-    want = nodes if nodes is not None else int(max(seconds, 0.0) * config.BEAM_RATE)
-    slots = 1 << 12
-    while slots * config.MAX_LOAD < want + width and (2 * slots) * (8 * kw + 1) <= table_bytes:
-        slots *= 2
+    slots = beam_table_slots(seconds, nodes, width, table_bytes, kw)
     keys = np.zeros((slots, kw), np.uint64)
     used = np.zeros(slots, np.bool_)
     room = int(slots * config.MAX_LOAD) - 1

@@ -80,6 +80,14 @@ BEAM_MOST_SECONDS = 30.0
 BEAM_LAYERS = 80
 BEAM_MIN_WIDTH = 16
 BEAM_RATE = 250_000
+#: Under a time budget alone its table is sized for ``BEAM_TABLE_RATE``
+#: positions a second of its time, above any beam's measured rate (about
+#: 300,000-550,000), within the memory budget: sized by ``BEAM_RATE``'s
+#: guess, a beam that ran faster filled its table and ended the cascade for
+#: "memory" with most of the memory unused (superior deal 43 at 10 s: the
+#: first beam stopped at 891,288 positions, and the second never ran;
+#: docs/solver.md, "A table sized for the clock").
+BEAM_TABLE_RATE = 1_000_000
 BEAM_MEMORY_SHARE = 0.5
 #: The most macro moves its lines may have.
 BEAM_DEPTH = 300

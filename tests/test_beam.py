@@ -25,6 +25,7 @@ from canfield.solver.beam_run import (
     beam_bytes,
     beam_cascade,
     beam_probe,
+    beam_table_slots,
     beam_width,
 )
 from canfield.solver.macros import expand_macros
@@ -125,6 +126,29 @@ def test_the_beam_width_follows_its_budget_within_its_memory_share(memory):
         assert width < asked  # the memory share bit
     guess = int(3.0 * config.BEAM_RATE) // config.BEAM_LAYERS  # a time budget alone
     assert beam_width(3.0, None, 1 << 33) == guess
+
+
+@pytest.mark.parametrize("kw", [3, 4])
+def test_each_beam_table_has_room_for_its_budget_within_its_memory(kw):
+    """Under a time budget alone a beam's table holds what
+    ``config.BEAM_TABLE_RATE`` positions a second make in its time, not
+    what ``BEAM_RATE``'s width guess makes: sized by the guess, 3 s held
+    891,288 positions and superior deal 43's first beam, making more,
+    ended the cascade for "memory" with most of 1 GiB unused (it bites:
+    the guess's table fails the first assertion). Under a node budget the
+    table holds the budget; a small memory caps both."""
+    seconds, width = 3.0, beam_width(3.0, None, 1 << 30)
+    big = 1 << 30
+    slots = beam_table_slots(seconds, None, width, big, kw)
+    assert slots * config.MAX_LOAD >= seconds * config.BEAM_TABLE_RATE + width
+    assert slots * (8 * kw + 1) <= big
+    assert seconds * config.BEAM_TABLE_RATE > 1_000_000 > seconds * config.BEAM_RATE
+    nodes = 2_500_000
+    slots = beam_table_slots(math.inf, nodes, width, big, kw)
+    assert slots * config.MAX_LOAD >= nodes + width > slots / 2 * config.MAX_LOAD
+    small = 1 << 22
+    slots = beam_table_slots(seconds, None, width, small, kw)
+    assert slots * (8 * kw + 1) <= small < 2 * slots * (8 * kw + 1)
 
 
 def test_the_beam_keeps_to_a_time_budget():
