@@ -162,6 +162,9 @@ class DfsRun:
         When the table is full at its most memory, forget its least recently
         visited entries (never the path's) and go on, instead of stopping
         for memory (``solver.table.tt_evict``; not for a shared table).
+    stage : str or None
+        The name its answer carries (``Run.stage``); by default ``dfs`` for
+        the full width and ``probeN`` for a probe ``N`` moves wide.
     """
 
     def __init__(
@@ -175,8 +178,11 @@ class DfsRun:
         table: np.ndarray | None = None,
         sharers: int = 1,
         evict: bool = False,
+        stage: str | None = None,
     ) -> None:
         self.game, self.rules = position.game.arr, position.game.rules
+        full = width >= config.MAX_MACROS
+        self.stage = stage or ("dfs" if full else f"probe{width}")
         self.kw = core.key_words(int(self.rules[core.R_BUILD]))
         self.entry = slot_bytes(self.kw)
         self.path, self.prune, self.width = path, prune, width
@@ -335,5 +341,5 @@ class DfsRun:
             peak_bytes=max(self.peak_bytes, self.absorbed_peak),
             max_depth=max(int(self.stats[ST_MAXDEPTH]), self.absorbed_depth),
             dominated=int(self.stats[ST_DOMINATED]) + self.absorbed_dominated,
-            stage="dfs" if self.width >= config.MAX_MACROS else f"probe{self.width}",
+            stage=self.stage,
         )

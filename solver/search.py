@@ -30,6 +30,7 @@ from canfield.solver.macros import SolverBug, expand_macros
 from canfield.solver.pruning import PRUNING_RULES, SPIN_SHIFT, prune_mask
 from canfield.solver.shared import search_shared
 from canfield.solver.stats import (
+    EXHAUSTED,
     ST_BEST,
     ST_CHILDREN,
     ST_CUT,
@@ -280,7 +281,7 @@ class Solver:
         if self.probes and config.PROBES and not main.over:
             probe = self._probes(position, seconds, nodes, t0, main)
         if probe is not None:
-            if probe.result == "won":
+            if probe.result in ("won", "lost"):
                 return probe
             main.absorb(probe, kept_bytes=main.table_bytes)
         if layered:
@@ -299,12 +300,14 @@ class Solver:
     def _probes(
         self, position: Position, seconds: float, nodes: int | None, t0: float, main: DfsRun
     ) -> Run | None:
-        """Run the probes of ``config.PROBES`` in turn, each on its share of
-        the time and nodes and on the memory the paused full search's table
-        leaves, until one wins.
-        The answer counts every probe's positions; a win also counts the full
-        search's first slice. None when the memory budget has no room for a
-        probe's table beside the full search's."""
+        """Run the probes in turn (the beam where it applies, the narrowed
+        probes of ``config.PROBES``, the turned ones of
+        ``config.TURN_PROBES``), each on its share of the time and nodes and
+        on the memory the paused full search's table leaves, until one wins
+        or a turned probe, which searches every move, proves the loss.
+        The answer counts every probe's positions; a verdict also counts the
+        full search's first slice. None when the memory budget has no room
+        for a probe's table beside the full search's."""
         main_bytes = main.table_bytes
         if self.memory - main_bytes < main.fits(0) * main.entry:
             return None
@@ -322,7 +325,22 @@ class Solver:
                     run.stats[slot] += main.stats[slot]
                 run.peak_bytes += main_bytes
                 return run
-        for width, fraction, most in config.PROBES:
+        # the narrowed probes, then the turned ones (the whole width, turned
+        # on from the solve's own turn)
+        own = self.prune & ~(255 << SPIN_SHIFT)
+        kinds = [(w, f, most, self.prune, None) for w, f, most in config.PROBES]
+        for t in config.TURN_PROBES:
+            spin = (self.turn + t) % 256
+            kinds.append(
+                (
+                    config.MAX_MACROS,
+                    config.TURN_PROBE_SHARE,
+                    config.TURN_PROBE_MOST_SECONDS,
+                    own | (spin << SPIN_SHIFT),
+                    f"turn{t}",
+                )
+            )
+        for width, fraction, most, prune, stage in kinds:
             limits = slice_limits(t0, seconds, nodes, self.memory, fraction, most)
             # the paused search's table stays; the probe's goes when it ends
             memory = self.memory - main_bytes
@@ -330,7 +348,9 @@ class Solver:
             probe_nodes = (
                 None if nodes is None else max(1, min(limits[1], nodes - done - earlier_nodes))
             )
-            probe = DfsRun(position, self._probe_path, self.prune, memory, width, probe_nodes)
+            probe = DfsRun(
+                position, self._probe_path, prune, memory, width, probe_nodes, stage=stage
+            )
             if run is None or run.stage == "beam":
                 probe.seed_best(main.finish())
             if run is not None:
@@ -339,11 +359,13 @@ class Solver:
             probe.advance(
                 t0, limits[0], None if probe_nodes is None else earlier_nodes + probe_nodes, memory
             )
-            if probe.code == WON:
-                # the answer: count the paused search too, its table held beside
+            if probe.code in (WON, EXHAUSTED):
+                # the answer (a turned probe's exhaustion is a proof: it
+                # searched every move): count the paused search too, its
+                # table held beside
                 probe.absorb(main.finish(), kept_bytes=probe.peak_bytes)
             run = probe.finish()
-            if run.result == "won":
+            if run.result in ("won", "lost"):
                 break
         return run
 
