@@ -24,7 +24,7 @@ from canfield.solver import config
 from canfield.solver.beam_run import beam_applies, beam_probe
 from canfield.solver.budgets import parse_bytes, parse_seconds, slice_limits
 from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run
-from canfield.solver.double_run import solve_double
+from canfield.solver.double_run import solve_double, warm_double_rehash
 from canfield.solver.layers_run import run_layers
 from canfield.solver.macros import SolverBug, expand_macros
 from canfield.solver.pruning import PRUNING_RULES, SPIN_SHIFT, prune_mask
@@ -40,6 +40,7 @@ from canfield.solver.stats import (
     ST_PRUNED,
     WON,
 )
+from canfield.solver.table import grown, new_table
 
 # the public API of the solver, importable from here
 __all__ = [
@@ -128,9 +129,11 @@ class Solver:
         not with ``worry``). ``docs/solver.md`` compares them.
     probes : bool
         When the full search's first tenth (``config.DFS_FIRST_SHARE``) does
-        not decide, pause it and run the narrowed probes of ``config.PROBES``:
-        each searches only the first few moves of every position, on a share
-        of the budgets, and ends the solve only with a win; then resume it.
+        not decide, pause it and run the probes on shares of the budgets: the
+        narrowed ones of ``config.PROBES`` (only the first few moves of every
+        position), which end the solve only with a win, and the turned ones
+        of ``config.TURN_PROBES`` (every move, in another order), which end
+        it with a win or a proof; then resume it.
         Off, the full search runs alone (a deal its first slice decides is
         decided the same either way).
     threads : int
@@ -278,7 +281,7 @@ class Solver:
         main = DfsRun(position, self._main_path, self.prune, memory, size_for=size_for)
         main.advance(t0, *limits)
         probe = None
-        if self.probes and config.PROBES and not main.over:
+        if self.probes and (config.PROBES or config.TURN_PROBES) and not main.over:
             probe = self._probes(position, seconds, nodes, t0, main)
         if probe is not None:
             if probe.result in ("won", "lost"):
@@ -359,10 +362,10 @@ class Solver:
             probe.advance(
                 t0, limits[0], None if probe_nodes is None else earlier_nodes + probe_nodes, memory
             )
-            if probe.code in (WON, EXHAUSTED):
+            if probe.code == WON or (probe.code == EXHAUSTED and width >= config.MAX_MACROS):
                 # the answer (a turned probe's exhaustion is a proof: it
                 # searched every move): count the paused search too, its
-                # table held beside
+                # table held beside; otherwise the search resumed absorbs it
                 probe.absorb(main.finish(), kept_bytes=probe.peak_bytes)
             run = probe.finish()
             if run.result in ("won", "lost"):
@@ -502,10 +505,16 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
     t0 = time.perf_counter()
     # making the position compiles engine kernels too: inside the held block
     with interrupts_deferred():
+        # a table's first rehash times itself to predict the next one under a
+        # time budget (``solver.budgets.rehash_in_time``): loading its kernel
+        # inside that timing made the prediction many times too long, and the
+        # first deal of a sweep stopped for "time" with most of its time left
         if packs == 2:
+            warm_double_rehash()
             pos = Position.from_deal(0, "double")
             Solver(memory=1 << 22).solve(pos, seconds=600, nodes=config.WARM_UP_DOUBLE_NODES)
         else:
+            grown(new_table(4, core.key_words(0)), 8, core.key_words(0))  # one kernel for any key
             pos = two_move_position("strict")
             # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy

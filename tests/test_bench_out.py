@@ -94,7 +94,7 @@ def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
 
 def test_the_solver_bench_counts_the_beam_s_wins_as_a_probe_s():
     """``wins by probes`` counts every win a probe made: the one-pack probes
-    (probe2, probe3) and the two-pack beam, not the full searches."""
+    (probe2, probe3, the turned turnN) and the beams, not the full searches."""
     from canfield.experiments.bench.solver import summarise
 
     def row(result: str, stage: str) -> dict:
@@ -102,5 +102,10 @@ def test_the_solver_bench_counts_the_beam_s_wins_as_a_probe_s():
                 "peak_table_bytes": 1}  # fmt: skip
 
     rows = [row("won", "beam"), row("won", "probe3"), row("won", "dfs"), row("unknown", "beam")]
-    rows += [row("won", "shared2"), row("lost", "dfs")]
-    assert summarise(rows)["won_by_probe"] == 2
+    rows += [
+        row("won", "shared2"),
+        row("lost", "dfs"),
+        row("won", "turn224"),
+        row("lost", "turn96"),
+    ]
+    assert summarise(rows)["won_by_probe"] == 3

@@ -23,6 +23,7 @@ def layers_only(monkeypatch):
     """No depth-first share and no probes first: the layered kernel does all the work."""
     monkeypatch.setattr(config, "LAYER_DFS_SHARE", 0.0)
     monkeypatch.setattr(config, "PROBES", ())
+    monkeypatch.setattr(config, "TURN_PROBES", ())
 
 
 NO_WORRY = ["strict", "hevagames", "strict:passes=2", "superior", "storehouse", "rainbow"]

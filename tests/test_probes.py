@@ -20,6 +20,7 @@ def test_an_exhausted_probe_is_not_a_proof(monkeypatch):
     # strict deal 173 is won, but searching only two moves a position runs
     # out of positions after about 500 without a win
     monkeypatch.setattr(config, "PROBES", ((2, 0.99, 1e9),))
+    monkeypatch.setattr(config, "TURN_PROBES", ())  # their exhaustion is a proof
     pos = Position.from_deal(173, "strict")
     r = Solver(1 << 24).solve(pos, seconds=60, nodes=20_000)
     assert (r.result, r.stage) == ("won", "dfs")
@@ -104,3 +105,50 @@ def test_a_node_budget_alone_ignores_the_probes_time_caps(monkeypatch):
     b = Solver(1 << 28).solve(pos, seconds=float("inf"), nodes=4_000_000)
     assert (a.result, a.stage) == ("won", "probe2")
     assert (b.result, b.stage, b.nodes) == (a.result, a.stage, a.nodes)
+
+
+INF = float("inf")
+
+
+def test_a_turned_probe_wins_what_the_usual_order_leaves(monkeypatch):
+    # strict deal 1 is won, but the usual order is still unknown after
+    # 700,000 positions; turned by 224 256ths the full search wins it in
+    # 258,044 (docs/solver.md, "Turned probes")
+    pos = Position.from_deal(1, "strict")
+    plain = Solver(1 << 26, probes=False).solve(pos, seconds=INF, nodes=700_000)
+    assert plain.result == "unknown"
+    alone = Solver(1 << 26, probes=False, turn=224).solve(pos, seconds=INF, nodes=700_000)
+    assert alone.result == "won"
+    # as a probe: the narrowed probes left out, the turned one on half the budget
+    monkeypatch.setattr(config, "PROBES", ())
+    monkeypatch.setattr(config, "TURN_PROBES", (224,))
+    monkeypatch.setattr(config, "TURN_PROBE_SHARE", 0.5)
+    r = Solver(1 << 26).solve(pos, seconds=INF, nodes=700_000)
+    assert (r.result, r.stage, r.turn) == ("won", "turn224", 0)
+    assert replay(1, "strict", r.moves).is_won()
+    # the probe is that turned search, after the full search's first tenth
+    # (with that slice's best banked count, B1 may cut more: never fewer)
+    assert 70_000 < r.nodes <= alone.nodes + 70_000
+
+
+def test_a_turned_probe_s_exhaustion_is_a_proof(monkeypatch):
+    # a turned probe searches every move, so running out of positions proves
+    # the loss, with the most banked, as the usual order does
+    monkeypatch.setattr(config, "PROBES", ())
+    monkeypatch.setattr(config, "TURN_PROBES", (224, 96))
+    monkeypatch.setattr(config, "TURN_PROBE_SHARE", 0.3)
+    usual = Solver(1 << 26, probes=False)
+    probed = Solver(1 << 26)
+    by_turn = 0
+    for deal in (20, 137, 68, 70, 42, 26, 65, 39):  # lost in 9,000-110,000 positions
+        pos = Position.from_deal(deal, "strict")
+        a = usual.solve(pos, seconds=INF, nodes=1_000_000)
+        assert a.result == "lost", deal
+        # a budget of four times the proof: its first tenth cannot hold it,
+        # each turned probe gets 1.2 times it, and the full search resumed
+        # after them has 1.6 times it in all
+        b = probed.solve(pos, seconds=INF, nodes=4 * a.nodes)
+        assert (b.result, b.banked) == (a.result, a.banked), deal
+        assert b.nodes <= 4 * a.nodes  # every search counted once
+        by_turn += b.stage.startswith("turn")
+    assert by_turn >= 3, "turned probes proved too few losses: the test barely used them"

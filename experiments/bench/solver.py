@@ -61,9 +61,11 @@ def summarise(rows: list[dict]) -> dict:
         "states_per_s": float(nodes.sum() / max(secs.sum(), 1e-9)),
         "children_per_s": float(sum(r.get("children", 0) for r in rows) / max(secs.sum(), 1e-9)),
         "mean_banked": float(np.mean([r["banked"] for r in rows])),
-        # a probe's stage is probeN, or beam for the two-pack beam (all of double's wins)
+        # a probe's stage is probeN, turnN (a turned probe) or beam (the
+        # beams; all of double's wins)
         "won_by_probe": sum(
-            r["result"] == "won" and (r["stage"].startswith("probe") or r["stage"] == "beam")
+            r["result"] == "won"
+            and (r["stage"].startswith(("probe", "turn")) or r["stage"] == "beam")
             for r in rows
         ),
         "peak_table_mib": max(r["peak_table_bytes"] for r in rows) / 2**20,
