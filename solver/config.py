@@ -62,17 +62,18 @@ DFS_FIRST_SHARE = 0.1
 #: ends the solve only with a win; otherwise the full search resumes, B1
 #: cutting against the probes' best banked count.
 PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
-#: Turned probes, run after the narrowed ones: the full-width search again,
-#: every move list below the root turned by so many 256ths of its length
-#: (``Solver(turn=...)``'s order, added to the solve's own turn), each on
-#: ``TURN_PROBE_SHARE`` of the time and node budgets and at most
-#: ``TURN_PROBE_MOST_SECONDS``, on its own table. A turned order is as exact
-#: as the usual one (its exhaustion is a proof) and wins some deals within a
-#: few hundred thousand positions that the usual order leaves unknown for
-#: minutes (strict 1 turned by 224 in 258,044; superior 35 by 192 in 1,531;
-#: hevagames 263 by 224 and 282 by 160; docs/solver.md, "Turned probes").
-#: Odd eighths of the list: four orders as far apart as possible, none the
-#: usual one.
+#: Turned probes, run after the narrowed ones, only when a solve has no node
+#: budget (a node budget, as sweeps give, makes the rows it made before them):
+#: the full-width search again, every move list below the root turned by so
+#: many 256ths of its length (``Solver(turn=...)``'s order, added to the
+#: solve's own turn), each on ``TURN_PROBE_SHARE`` of the time
+#: budget and at most ``TURN_PROBE_MOST_SECONDS``, on its own table. A
+#: turned order is as exact as the usual one (its exhaustion is a proof)
+#: and wins some deals within a few hundred thousand positions that the
+#: usual order leaves unknown for minutes (strict 1 turned by 224 in
+#: 258,044; superior 35 by 192 in 1,531; hevagames 263 by 224 and 282 by
+#: 160; docs/solver.md, "Turned probes"). Odd eighths of the list: four
+#: orders as far apart as possible, none the usual one.
 TURN_PROBES = (224, 160, 96, 32)
 TURN_PROBE_SHARE = 0.04
 TURN_PROBE_MOST_SECONDS = 4.0

@@ -131,9 +131,9 @@ class Solver:
         When the full search's first tenth (``config.DFS_FIRST_SHARE``) does
         not decide, pause it and run the probes on shares of the budgets: the
         narrowed ones of ``config.PROBES`` (only the first few moves of every
-        position), which end the solve only with a win, and the turned ones
-        of ``config.TURN_PROBES`` (every move, in another order), which end
-        it with a win or a proof; then resume it.
+        position), which end the solve only with a win, and, without a node
+        budget, the turned ones of ``config.TURN_PROBES`` (every move, in
+        another order), which end it with a win or a proof; then resume it.
         Off, the full search runs alone (a deal its first slice decides is
         decided the same either way).
     threads : int
@@ -329,10 +329,12 @@ class Solver:
                 run.peak_bytes += main_bytes
                 return run
         # the narrowed probes, then the turned ones (the whole width, turned
-        # on from the solve's own turn)
+        # on from the solve's own turn); those only without a node budget,
+        # so that a node budget (every sweep) still makes 0.19's rows
         own = self.prune & ~(255 << SPIN_SHIFT)
         kinds = [(w, f, most, self.prune, None) for w, f, most in config.PROBES]
-        for t in config.TURN_PROBES:
+        turns = config.TURN_PROBES if nodes is None else ()
+        for t in turns:
             spin = (self.turn + t) % 256
             kinds.append(
                 (
