@@ -114,7 +114,8 @@ def _timed_grown(keys: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def warm_double_rehash() -> None:
-    """Load the rehash kernel (a first call's timing would include it)."""
+    """Compile or load the rehash kernel, whose first call's timing would
+    otherwise include that (``solver.search.warm_up``)."""
     _timed_grown(np.zeros((2, core_double.KEY_WORDS), np.uint64), np.zeros(2, np.bool_))
 
 

@@ -508,9 +508,10 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
     # making the position compiles engine kernels too: inside the held block
     with interrupts_deferred():
         # a table's first rehash times itself to predict the next one under a
-        # time budget (``solver.budgets.rehash_in_time``): loading its kernel
-        # inside that timing made the prediction many times too long, and the
-        # first deal of a sweep stopped for "time" with most of its time left
+        # time budget (``solver.budgets.rehash_in_time``): compiling its
+        # kernel (a fresh cache) inside that timing made the prediction many
+        # times too long, and a bench's first deal stopped for "time" with
+        # most of its time left
         if packs == 2:
             warm_double_rehash()
             pos = Position.from_deal(0, "double")

@@ -58,10 +58,11 @@ def test_the_layered_warm_up_loads_the_layered_kernels():
 @pytest.mark.parametrize("packs", [1, 2])
 def test_the_warm_up_loads_the_rehash_kernel(packs):
     # a table's first rehash times itself to predict the next one under a
-    # time budget: loading the kernel inside that timing made the prediction
-    # many times too long, and a sweep's first deal stopped for "time" with
-    # most of its budget left (strict 0 unknown at 3-4 s of 10 s). A fresh
-    # process, as above: a rehash another test ran here would hide a miss.
+    # time budget: compiling the kernel (a fresh cache) inside that timing
+    # made the prediction many times too long, and a bench's first deal
+    # stopped for "time" with most of its budget left (strict 0 unknown at
+    # 3-4 s of 10 s). A fresh process, as above: a rehash another test ran
+    # here would hide a miss.
     where = "table" if packs == 1 else "double_dfs"
     code = (
         f"from canfield.solver.{where} import tt_rehash\n"
