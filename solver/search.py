@@ -517,7 +517,8 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
             pos = Position.from_deal(0, "double")
             Solver(memory=1 << 22).solve(pos, seconds=600, nodes=config.WARM_UP_DOUBLE_NODES)
         else:
-            grown(new_table(4, core.key_words(0)), 8, core.key_words(0))  # one kernel for any key
+            kw = core.key_words(0)  # one rehash kernel serves every key width
+            grown(new_table(4, kw), 8, kw)
             pos = two_move_position("strict")
             # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy

@@ -15,6 +15,8 @@ from canfield.engine.position import Position
 from canfield.solver import config
 from canfield.solver.search import Solver, solve_deal
 
+INF = float("inf")
+
 
 def test_an_exhausted_probe_is_not_a_proof(monkeypatch):
     # strict deal 173 is won, but searching only two moves a position runs
@@ -100,14 +102,11 @@ def test_a_node_budget_alone_ignores_the_probes_time_caps(monkeypatch):
     # sweeps give only a node budget so that every row is the same on any
     # machine: the probes' time caps must then not apply
     pos = Position.from_deal(12, "hevagames")
-    a = Solver(1 << 28).solve(pos, seconds=float("inf"), nodes=4_000_000)
+    a = Solver(1 << 28).solve(pos, seconds=INF, nodes=4_000_000)
     monkeypatch.setattr(config, "PROBES", tuple((w, f, 0.0) for w, f, _ in config.PROBES))
-    b = Solver(1 << 28).solve(pos, seconds=float("inf"), nodes=4_000_000)
+    b = Solver(1 << 28).solve(pos, seconds=INF, nodes=4_000_000)
     assert (a.result, a.stage) == ("won", "probe2")
     assert (b.result, b.stage, b.nodes) == (a.result, a.stage, a.nodes)
-
-
-INF = float("inf")
 
 
 def test_a_turned_probe_wins_what_the_usual_order_leaves(monkeypatch):
