@@ -92,6 +92,16 @@ def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
     one_error_line(run("bench", "solver", "--profiles", "strict,nope", "--out", str(out)), "nope")
 
 
+def test_the_solver_bench_takes_a_list_of_deals(tmp_path):
+    """``--deals 3,0:2,3``: deals 3, 0 and 1, in that order, once each."""
+    out = tmp_path / "solver.csv"
+    r = run("bench", "solver", "--profiles", "strict", "--deals", "3,0:2,3", "--budget", "2s",
+            "--out", str(out))  # fmt: skip
+    assert r.exit_code == 0, r.output
+    with out.open() as fh:
+        assert [int(row["deal"]) for row in csv.DictReader(fh)] == [3, 0, 1]
+
+
 def test_the_solver_bench_counts_the_beam_s_wins_as_a_probe_s():
     """``wins by probes`` counts every win a probe made: the one-pack probes
     (probe2, probe3, the turned turnN) and the beams, not the full searches."""

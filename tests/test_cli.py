@@ -266,7 +266,10 @@ def test_bench_bad_input():
     assert_user_error(run("bench", "engine", "--seconds", "0"), "--seconds")
     assert_user_error(run("bench", "nosuch"), "No such command")
     assert_user_error(run("bench", "pruning", "--off", "B9"), "unknown pruning rule")
-    assert_user_error(run("bench", "pruning", "--deals", "7"), "--deals takes START:STOP")
+    assert_user_error(run("bench", "pruning", "--deals", "9:3"), "--deals", "bad deal range")
+    for bad in ("6,,12", "6,x", "0:2,5:5"):
+        assert_user_error(run("bench", "solver", "--deals", bad), "--deals")
+    assert_user_error(run("bench", "layers", "--deals", "3,-1"), "--deals", "bad deal range")
     assert_user_error(run("bench", "players", "--players", "greedy,bob"), "unknown player 'bob'")
     assert_user_error(run("bench", "layers", "--dfs-share", "1"), "--dfs-share")
     assert_user_error(run("bench", "layers", "--profile", "cardgames"), "worry=no")

@@ -22,7 +22,13 @@ from canfield.experiments.cli.sweep import sweep_cmd
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.runner import plan_batches, run_sweep
 from canfield.experiments.sweep.schema import COLUMNS, TIMING_COLUMNS
-from canfield.experiments.sweep.spec import make_spec, parse_deals, split_profiles
+from canfield.experiments.sweep.spec import (
+    MAX_LISTED_DEALS,
+    make_spec,
+    parse_deal_list,
+    parse_deals,
+    split_profiles,
+)
 from canfield.experiments.sweep.store import RunFolder, load_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +55,18 @@ def frame(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- parsing
+
+
+def test_a_deal_list_reads_deals_and_ranges_in_order_each_once():
+    assert parse_deal_list("0:200") == range(0, 200)  # one range stays a range
+    assert parse_deal_list("35") == range(35, 36)
+    assert parse_deal_list("6,12,35") == [6, 12, 35]
+    assert parse_deal_list("64, 0:3 ,1,64") == [64, 0, 1, 2]
+    for bad in ("", "6,", ",6", "6,,12", "6,x", "0:3,5:5", "1,-2"):
+        with pytest.raises(SweepError):
+            parse_deal_list(bad)
+    with pytest.raises(SweepError, match="more than"):
+        parse_deal_list(f"0:{MAX_LISTED_DEALS},5")
 
 
 def test_parse_deals():

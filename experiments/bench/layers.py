@@ -25,17 +25,6 @@ from canfield.solver import config
 from canfield.solver.search import ONE_CORE_STRATEGIES, Solver, warm_up
 
 
-def parse_deals(text: str) -> list[int]:
-    """``0:10`` (a range) or ``0,9,19`` (a list)."""
-    try:
-        if ":" in text:
-            a, _, b = text.partition(":")
-            return list(range(int(a), int(b)))
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise ValueError(f"cannot read deals from {text!r} (try 0:10 or 0,9,19)") from None
-
-
 def run(
     profile: str, deals: list[int], seconds: float, memory: int, probes: bool = True
 ) -> list[dict]:

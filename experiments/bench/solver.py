@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import resource
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -73,7 +74,12 @@ def summarise(rows: list[dict]) -> dict:
 
 
 def run_bench(
-    profiles: list[str], deals: range, seconds: float, memory: int, out: Path, probes: bool = True
+    profiles: list[str],
+    deals: Sequence[int],
+    seconds: float,
+    memory: int,
+    out: Path,
+    probes: bool = True,
 ) -> None:
     """Solve ``deals`` under each profile, write one CSV row per solve to ``out``
     and print a summary line per profile."""

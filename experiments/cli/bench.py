@@ -9,6 +9,7 @@ checkout with ``--publish``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -28,7 +29,7 @@ from canfield.experiments.cli.budgets import MEMORY_SIZE, NODE_COUNT, TIME_BUDGE
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_file, writing
 from canfield.experiments.sweep import SweepError
-from canfield.experiments.sweep.spec import split_profiles
+from canfield.experiments.sweep.spec import parse_deal_list, parse_deals, split_profiles
 from canfield.solver import config
 from canfield.solver.search import PRUNING_RULES
 
@@ -39,11 +40,19 @@ PUBLISHED_BENCH = Path("results", "bench")
 
 
 def _deal_range(text: str, option: str) -> range:
-    start, _, stop = text.partition(":")
+    """``START:STOP`` (or one deal ``N``) of ``option``; a bad range is one line."""
     try:
-        return range(int(start), int(stop))
-    except ValueError:
-        raise click.UsageError(f"{option} takes START:STOP, got {text!r}") from None
+        return parse_deals(text)
+    except SweepError as exc:
+        fail(f"{option}: {exc}")
+
+
+def _deal_list(text: str, option: str) -> Sequence[int]:
+    """A range, or deals and ranges joined by commas (``0:10,35``), of ``option``."""
+    try:
+        return parse_deal_list(text)
+    except SweepError as exc:
+        fail(f"{option}: {exc}")
 
 
 def _profiles(text: str) -> list[str]:
@@ -145,7 +154,12 @@ def engine_cmd(
 
 @bench.command("solver")
 @click.option("--profiles", default="strict,hevagames", show_default=True)
-@click.option("--deals", default="0:200", show_default=True, help="Range START:STOP.")
+@click.option(
+    "--deals",
+    default="0:200",
+    show_default=True,
+    help="A range START:STOP, or deals and ranges joined by commas (6,12,35 or 0:10,35).",
+)
 @click.option("--budget", default="10s", show_default=True)
 @click.option("--memory", help="Table memory per solve (default 1GiB).")
 @output_options("solver.csv")
@@ -161,13 +175,13 @@ def solver_cmd(
     publish: bool,
     probes: bool,
 ) -> None:
-    """Solve a range of deals per profile; print decided %, times, states/s."""
+    """Solve deals per profile; print decided %, times, states/s."""
     seconds, mem = budgets(budget, memory)
-    deal_range = _deal_range(deals, "--deals")
+    deal_list = _deal_list(deals, "--deals")
     chosen = _profiles(profiles)
     path = result_path(out, publish, "solver.csv")
     with writing(path):
-        solver.run_bench(chosen, deal_range, seconds, mem, path, probes)
+        solver.run_bench(chosen, deal_list, seconds, mem, path, probes)
 
 
 @bench.command("table")
@@ -241,7 +255,7 @@ def table_cmd(
     "--deals",
     default="0,9,19,6,12,64",
     show_default=True,
-    help="A range START:STOP or a list such as 0,9,19.",
+    help="A range START:STOP, or deals and ranges joined by commas (0,9,19 or 0:10,35).",
 )
 @click.option(
     "--budget",
@@ -280,14 +294,9 @@ def layers_cmd(
     if not 0 <= dfs_share < 1:
         fail("--dfs-share must be at least 0 and below 1")
     prof = parse_profile(profile)
-    try:
-        deal_list = layers.parse_deals(deals)
-    except ValueError as exc:
-        fail(str(exc))
+    deal_list = _deal_list(deals, "--deals")
     if prof.worry == "yes":
         fail("the layered search needs a profile with worry=no")
-    if not deal_list:
-        fail("no deals given")
     path = result_path(out, publish, "layers.csv")
     with writing(path):
         layers.bench(prof.canonical(), deal_list, budget, memory, dfs_share, not no_probes, path)

@@ -6,7 +6,7 @@ stores it as ``run.json``, and a resumed sweep must bring the same one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from canfield.engine.profiles import ProfileError, parse_profile
@@ -31,6 +31,8 @@ DEFAULT_SWEEP_MEMORY: int = DEFAULT_MEMORY
 DEFAULT_BUDGET_SECONDS = 10.0
 #: Deal numbers are 64-bit: the last deal is ``MAX_DEAL - 1``.
 MAX_DEAL = 1 << 64
+#: Most deals a comma-separated list may name (a list is held in memory).
+MAX_LISTED_DEALS = 10_000_000
 
 
 def parse_deals(text: str) -> range:
@@ -52,6 +54,29 @@ def parse_deals(text: str) -> range:
             f"bad deal range {text!r}: need 0 <= A < B <= 2**64 in A:B (B is excluded)"
         )
     return range(start, stop)
+
+
+def parse_deal_list(text: str) -> Sequence[int]:
+    """Read deals as :func:`parse_deals` does, or several such pieces joined
+    by commas (``'0:10,35,64'``): those deals in the order given, each once.
+
+    Raises
+    ------
+    SweepError
+        If a piece is not a deal or a range of deals (see :func:`parse_deals`),
+        or the pieces name more than ``MAX_LISTED_DEALS`` deals.
+    """
+    pieces = text.split(",")
+    if len(pieces) == 1:
+        return parse_deals(text)  # a range stays a range: it may be long
+    ranges = []
+    for piece in pieces:
+        if not piece.strip():
+            raise SweepError(f"cannot read deals from {text!r} (try 0:200 or 6,12,35)")
+        ranges.append(parse_deals(piece))
+    if sum(len(r) for r in ranges) > MAX_LISTED_DEALS:
+        raise SweepError(f"{text!r} lists more than {MAX_LISTED_DEALS:,} deals: use one range A:B")
+    return list(dict.fromkeys(d for r in ranges for d in r))
 
 
 def split_profiles(texts: str | Iterable[str]) -> list[str]:
