@@ -66,17 +66,24 @@ PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
 #: budget (a node budget, as sweeps give, makes the rows it made before them):
 #: the full-width search again, every move list below the root turned by so
 #: many 256ths of its length (``Solver(turn=...)``'s order, added to the
-#: solve's own turn), each on ``TURN_PROBE_SHARE`` of the time
-#: budget and at most ``TURN_PROBE_MOST_SECONDS``, on its own table. A
-#: turned order is as exact as the usual one (its exhaustion is a proof)
-#: and wins some deals within a few hundred thousand positions that the
-#: usual order leaves unknown for minutes (strict 1 turned by 224 in
-#: 258,044; superior 35 by 192 in 1,531; hevagames 263 by 224 and 282 by
-#: 160; docs/solver.md, "Turned probes"). Odd eighths of the list: four
-#: orders as far apart as possible, none the usual one.
-TURN_PROBES = (224, 160, 96, 32)
-TURN_PROBE_SHARE = 0.04
-TURN_PROBE_MOST_SECONDS = 4.0
+#: solve's own turn), each ``(turn, share)`` on that share of the time
+#: budget and at most ``share * TURN_PROBE_SECONDS_PER_SHARE`` seconds, on
+#: its own table. A turned order is as exact as the usual one (its
+#: exhaustion is a proof) and wins some deals within a few hundred thousand
+#: positions that the usual order leaves unknown for minutes (strict 1
+#: turned by 224 in 258,044; hevagames 263 by 224 and 282 by 160;
+#: docs/solver.md, "Turned probes"), some within a few thousand (superior
+#: 35 by 192 in 1,531). Short runs first, then long ones, as restarts are
+#: scheduled: the first ``TURN_PROBES_FIRST`` (the even eighths of the
+#: list, 1% each) run before the narrowed probes, the others (the odd
+#: eighths, four orders as far apart as possible, none the usual one, 4%
+#: each) after them.
+TURN_PROBES = (
+    (192, 0.01), (128, 0.01), (64, 0.01),
+    (224, 0.04), (160, 0.04), (96, 0.04), (32, 0.04),
+)  # fmt: skip
+TURN_PROBES_FIRST = 3
+TURN_PROBE_SECONDS_PER_SHARE = 100.0
 #: The one-pack beam probe (``solver.beam``): the building rules it runs
 #: under (engine.core's codes; 2 is ``build=rank``, Rainbow, where it wins
 #: deals the depth-first probes leave unknown; on `superior` and `strict`

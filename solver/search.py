@@ -303,11 +303,12 @@ class Solver:
     def _probes(
         self, position: Position, seconds: float, nodes: int | None, t0: float, main: DfsRun
     ) -> Run | None:
-        """Run the probes in turn (the beam where it applies, the narrowed
-        probes of ``config.PROBES``, the turned ones of
-        ``config.TURN_PROBES``), each on its share of the time and nodes and
-        on the memory the paused full search's table leaves, until one wins
-        or a turned probe, which searches every move, proves the loss.
+        """Run the probes in turn (the beam where it applies, the first
+        ``config.TURN_PROBES_FIRST`` turned probes of ``config.TURN_PROBES``,
+        the narrowed probes of ``config.PROBES``, the other turned ones), each
+        on its share of the time and nodes and on the memory the paused full
+        search's table leaves, until one wins or a turned probe, which
+        searches every move, proves the loss.
         The answer counts every probe's positions; a verdict also counts the
         full search's first slice. None when the memory budget has no room
         for a probe's table beside the full search's."""
@@ -328,23 +329,24 @@ class Solver:
                     run.stats[slot] += main.stats[slot]
                 run.peak_bytes += main_bytes
                 return run
-        # the narrowed probes, then the turned ones (the whole width, turned
-        # on from the solve's own turn); those only without a node budget,
-        # so that a node budget (every sweep) still makes 0.19's rows
+        # the short turned probes, the narrowed ones, the long turned ones
+        # (the whole width, turned on from the solve's own turn); turned
+        # probes only without a node budget, so that a node budget (every
+        # sweep) still makes 0.19's rows
         own = self.prune & ~(255 << SPIN_SHIFT)
-        kinds = [(w, f, most, self.prune, None) for w, f, most in config.PROBES]
-        turns = config.TURN_PROBES if nodes is None else ()
-        for t in turns:
-            spin = (self.turn + t) % 256
-            kinds.append(
-                (
-                    config.MAX_MACROS,
-                    config.TURN_PROBE_SHARE,
-                    config.TURN_PROBE_MOST_SECONDS,
-                    own | (spin << SPIN_SHIFT),
-                    f"turn{t}",
-                )
+        narrowed = [(w, f, most, self.prune, None) for w, f, most in config.PROBES]
+        turned = [
+            (
+                config.MAX_MACROS,
+                share,
+                share * config.TURN_PROBE_SECONDS_PER_SHARE,
+                own | (((self.turn + t) % 256) << SPIN_SHIFT),
+                f"turn{t}",
             )
+            for t, share in (config.TURN_PROBES if nodes is None else ())
+        ]
+        first = config.TURN_PROBES_FIRST
+        kinds = turned[:first] + narrowed + turned[first:]
         for width, fraction, most, prune, stage in kinds:
             limits = slice_limits(t0, seconds, nodes, self.memory, fraction, most)
             # the paused search's table stays; the probe's goes when it ends

@@ -121,8 +121,7 @@ def test_a_turned_probe_wins_what_the_usual_order_leaves(monkeypatch):
     # as a probe: the narrowed probes left out, the turned one on half the
     # time (turned probes run only without a node budget)
     monkeypatch.setattr(config, "PROBES", ())
-    monkeypatch.setattr(config, "TURN_PROBES", (224,))
-    monkeypatch.setattr(config, "TURN_PROBE_SHARE", 0.5)
+    monkeypatch.setattr(config, "TURN_PROBES", ((224, 0.5),))
     r = Solver(1 << 26).solve(pos, seconds=20)
     assert (r.result, r.stage, r.turn) == ("won", "turn224", 0)
     assert replay(1, "strict", r.moves).is_won()
@@ -135,8 +134,7 @@ def test_a_turned_probe_s_exhaustion_is_a_proof(monkeypatch):
     # a turned probe searches every move, so running out of positions proves
     # the loss, with the most banked, as the usual order does
     monkeypatch.setattr(config, "PROBES", ())
-    monkeypatch.setattr(config, "TURN_PROBES", (224, 96))
-    monkeypatch.setattr(config, "TURN_PROBE_SHARE", 0.3)
+    monkeypatch.setattr(config, "TURN_PROBES", ((224, 0.3), (96, 0.3)))
     # a first slice of a few milliseconds: its first chunk (CHUNK_NODES,
     # before it reads the clock) and no more, so these proofs outlast it
     monkeypatch.setattr(config, "DFS_FIRST_SHARE", 1e-4)
@@ -151,3 +149,40 @@ def test_a_turned_probe_s_exhaustion_is_a_proof(monkeypatch):
         assert (b.result, b.banked) == (a.result, a.banked), deal
         by_turn += b.stage.startswith("turn")
     assert by_turn >= 3, "turned probes proved too few losses: the test barely used them"
+
+
+def test_the_short_turned_probes_run_first_and_win_what_the_long_ones_leave():
+    # superior 35 is unknown at 10 s under 0.20.0's four turned orders (224,
+    # 160, 96, 32 at 4% each, after the narrowed probes); turned by 192 it is
+    # won in 1,531 positions (docs/solver.md, "Turned probes")
+    assert config.TURN_PROBES_FIRST > 0
+    short = [t for t, share in config.TURN_PROBES[: config.TURN_PROBES_FIRST]]
+    assert 192 in short
+    pos = Position.from_deal(35, "superior")
+    r = Solver(1 << 26).solve(pos, seconds=10)
+    assert (r.result, r.stage) == ("won", "turn192")
+    assert replay(35, "superior", r.moves).is_won()
+
+
+def test_the_probes_run_short_turned_then_narrowed_then_long_turned(monkeypatch):
+    import canfield.solver.search as search
+
+    stages = []
+
+    class Logged(search.DfsRun):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            stages.append(self.stage)
+
+    monkeypatch.setattr(search, "DfsRun", Logged)
+    monkeypatch.setattr(config, "DFS_FIRST_SHARE", 1e-4)
+    # strict 12 is unknown for far longer than these probes run
+    Solver(1 << 24).solve(Position.from_deal(12, "strict"), seconds=1.0)
+    turned = [f"turn{t}" for t, share in config.TURN_PROBES]
+    first = config.TURN_PROBES_FIRST
+    narrowed = [f"probe{w}" for w, share, most in config.PROBES]
+    assert stages[1:] == turned[:first] + narrowed + turned[first:], stages
+    # a node budget (every sweep) runs the narrowed probes alone: 0.19's rows
+    stages.clear()
+    Solver(1 << 24).solve(Position.from_deal(12, "strict"), seconds=INF, nodes=200_000)
+    assert stages[1:] == narrowed, stages
