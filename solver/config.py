@@ -84,6 +84,11 @@ TURN_PROBES = (
 )  # fmt: skip
 TURN_PROBES_FIRST = 3
 TURN_PROBE_SECONDS_PER_SHARE = 100.0
+#: Building rules (engine.core's codes; 2 is ``build=rank``, Rainbow) under
+#: which no turned probe runs: in 0.20.0 they decided none of 300 one-pass
+#: and 100 three-pass Rainbow deals (0-199 and 300-399 at 10 s), whose
+#: wins are the beam's and whose losses are long proofs.
+TURN_PROBE_SKIP_BUILDS = (2,)
 #: The one-pack beam probe (``solver.beam``): the building rules it runs
 #: under (engine.core's codes; 2 is ``build=rank``, Rainbow, where it wins
 #: deals the depth-first probes leave unknown; on `superior` and `strict`

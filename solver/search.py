@@ -332,8 +332,11 @@ class Solver:
         # the short turned probes, the narrowed ones, the long turned ones
         # (the whole width, turned on from the solve's own turn); turned
         # probes only without a node budget, so that a node budget (every
-        # sweep) still makes 0.19's rows
+        # sweep) still makes 0.19's rows, and not under the building rules
+        # where they never decided a deal
         own = self.prune & ~(255 << SPIN_SHIFT)
+        build = int(position.game.rules[core.R_BUILD])
+        turning = nodes is None and build not in config.TURN_PROBE_SKIP_BUILDS
         narrowed = [(w, f, most, self.prune, None) for w, f, most in config.PROBES]
         turned = [
             (
@@ -343,7 +346,7 @@ class Solver:
                 own | (((self.turn + t) % 256) << SPIN_SHIFT),
                 f"turn{t}",
             )
-            for t, share in (config.TURN_PROBES if nodes is None else ())
+            for t, share in (config.TURN_PROBES if turning else ())
         ]
         first = config.TURN_PROBES_FIRST
         kinds = turned[:first] + narrowed + turned[first:]

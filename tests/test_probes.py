@@ -186,3 +186,9 @@ def test_the_probes_run_short_turned_then_narrowed_then_long_turned(monkeypatch)
     stages.clear()
     Solver(1 << 24).solve(Position.from_deal(12, "strict"), seconds=INF, nodes=200_000)
     assert stages[1:] == narrowed, stages
+    # under rank-only building (rainbow deal 3: unknown after 3 million
+    # positions) the narrowed probes run and no turned one
+    assert 2 in config.TURN_PROBE_SKIP_BUILDS
+    stages.clear()
+    Solver(1 << 24).solve(Position.from_deal(3, "rainbow"), seconds=1.0)
+    assert stages[1:] == narrowed, stages
