@@ -180,6 +180,7 @@ def test_the_probes_run_short_turned_then_narrowed_then_long_turned(monkeypatch)
     Solver(1 << 24).solve(Position.from_deal(12, "strict"), seconds=1.0)
     turned = [f"turn{t}" for t, share in config.TURN_PROBES]
     first = config.TURN_PROBES_FIRST
+    assert 0 < first < len(turned)  # short ones before the narrowed probes, long ones after
     narrowed = [f"probe{w}" for w, share, most in config.PROBES]
     assert stages[1:] == turned[:first] + narrowed + turned[first:], stages
     # a node budget (every sweep) runs the narrowed probes alone: 0.19's rows
