@@ -20,6 +20,12 @@ CHUNK_NODES = 50_000
 #: memory here (a 384 MiB two-pack table 2.5 s, a 160 MiB one-pack table
 #: 1.6 s), where the last rehash's rate had predicted a tenth of it.
 REHASH_SECONDS_PER_BYTE = 1e-8
+#: When the clock refuses a rehash, a search that may evict forgets entries
+#: instead (``solver.table.tt_evict``) and goes on, if the eviction, priced at
+#: this many seconds a byte of the table, ends before the deadline: two
+#: passes over memory already written, measured about 2 ns a byte (18 ms for
+#: 420,000 slots), taken at twice that.
+EVICT_SECONDS_PER_BYTE = 4e-9
 #: Under a time budget a chunk shrinks to what the rate so far fits in the
 #: time left, but never below this (each kernel call costs a few microseconds).
 MIN_CHUNK_NODES = 2_000

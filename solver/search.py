@@ -23,7 +23,7 @@ from canfield.engine.version import __version__
 from canfield.solver import config
 from canfield.solver.beam_run import beam_applies, beam_probe
 from canfield.solver.budgets import parse_bytes, parse_seconds, slice_limits
-from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run
+from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run, warm_evict
 from canfield.solver.double_run import solve_double, warm_double_rehash
 from canfield.solver.layers_run import run_layers
 from canfield.solver.macros import SolverBug, expand_macros
@@ -525,6 +525,7 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
             kw = core.key_words(0)  # one rehash kernel serves every key width
             grown(new_table(4, kw), 8, kw)
             pos = two_move_position("strict")
+            warm_evict(pos)  # the clock's refusal of a rehash evicts instead
             # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy
             Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)

@@ -170,3 +170,41 @@ def test_a_timed_search_counts_its_rehash_by_the_new_tables_bytes(monkeypatch):
     assert (run.reason, run.code) == ("time", stats.TABLE_FULL)
     assert run.finish().result == "unknown" and run.peak_bytes == first
     assert time.perf_counter() - t0 < budget  # stopped by the guard, not the clock
+
+
+def test_a_search_the_clock_will_not_let_grow_evicts_and_goes_on(monkeypatch):
+    """With a rehash priced at a second a byte every growth is refused; a run
+    that may evict then forgets entries in the table it has and searches on,
+    to the verdict and banked count of a run with room to spare, its table
+    never grown. Without eviction, or with eviction priced past the
+    deadline, it stops for "time" at its first full table."""
+    pos = Position.from_deal(0, "strict")  # lost in about 495,000 positions
+    whole = _whole(pos).finish()
+    budget = 600.0  # far more than the search takes
+    monkeypatch.setattr(config, "REHASH_SECONDS_PER_BYTE", 1.0)
+    small = 1 << 23  # 8 MiB: about 300,000 entries, short of the search
+    run = DfsRun(pos, Path(), prune_mask(True), small, evict=True)
+    first = run.table_bytes
+    t0 = time.perf_counter()
+    run.advance(t0, budget, None, BIG)
+    got = run.finish()
+    assert run.stats[stats.ST_EVICTED] > 0  # the table filled and forgot
+    assert (got.result, got.reason) == ("lost", "exhausted")
+    assert got.stats[stats.ST_BEST] == whole.stats[stats.ST_BEST]
+    assert run.peak_bytes == first  # never grown: the clock refused each time
+    for evict, price in ((False, config.EVICT_SECONDS_PER_BYTE), (True, 1.0)):
+        monkeypatch.setattr(config, "EVICT_SECONDS_PER_BYTE", price)
+        run = DfsRun(pos, Path(), prune_mask(True), small, evict=evict)
+        run.advance(time.perf_counter(), budget, None, BIG)
+        assert (run.reason, run.code) == ("time", stats.TABLE_FULL)
+        assert run.stats[stats.ST_EVICTED] == 0 and run.finish().result == "unknown"
+
+
+def test_an_eviction_is_begun_only_when_it_ends_before_the_deadline():
+    from canfield.solver.budgets import evict_in_time
+
+    now = time.perf_counter()
+    gib = 1 << 30  # about 4 s at the configured price
+    assert gib * config.EVICT_SECONDS_PER_BYTE > 2.0
+    assert evict_in_time(now, 10.0, gib) and evict_in_time(now - 8.5, 10.0, 1 << 20)
+    assert not evict_in_time(now - 8.5, 10.0, gib)  # 1.5 s left: refused
