@@ -175,11 +175,16 @@ def rehash_in_time(t0: float, seconds: float, rate: float, new_slots: int, slot_
     "Keeping to a time budget").
     """
     per_slot = max(rate, slot_bytes * config.REHASH_SECONDS_PER_BYTE)
-    return time.perf_counter() - t0 + new_slots * per_slot < seconds
+    return _ends_in_time(t0, seconds, new_slots * per_slot)
 
 
 def evict_in_time(t0: float, seconds: float, table_bytes: int) -> bool:
     """Whether evicting from a full table of ``table_bytes`` (two passes over
     it, ``solver.table.tt_evict``) ends before the time limit ``seconds``
     after ``t0``, at ``config.EVICT_SECONDS_PER_BYTE`` a byte."""
-    return time.perf_counter() - t0 + table_bytes * config.EVICT_SECONDS_PER_BYTE < seconds
+    return _ends_in_time(t0, seconds, table_bytes * config.EVICT_SECONDS_PER_BYTE)
+
+
+def _ends_in_time(t0: float, seconds: float, cost: float) -> bool:
+    """Whether work of ``cost`` seconds begun now ends before ``seconds`` after ``t0``."""
+    return time.perf_counter() - t0 + cost < seconds
