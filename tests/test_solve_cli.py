@@ -336,3 +336,28 @@ def test_turn_option_is_recorded_and_refused_outside_dfs():
         res = run("--deal", "3", "--nodes", "1000", *args)
         assert res.exit_code == 2, (args, res.output)
         assert res.stderr.count("\n") == 1 and "Traceback" not in res.output
+
+
+def test_a_node_budget_alone_sets_no_time_limit_as_in_sweep(monkeypatch):
+    """``--nodes`` without ``--budget`` searches to the node budget on any
+    machine (no 10 s cut, as ``sweep``); ``--budget`` still applies when given,
+    and with neither the solve gets the 10 s default."""
+    from canfield.experiments.cli import solve as solve_cli
+
+    seen = []
+    real = solve_cli._run
+
+    def spy(job, seconds, nodes, opts):
+        seen.append((seconds, nodes))
+        return real(job, seconds, nodes, opts)
+
+    monkeypatch.setattr(solve_cli, "_run", spy)
+    for args, want in (
+        (("--nodes", "2000"), (float("inf"), 2000)),
+        (("--nodes", "2000", "--budget", "5s"), (5.0, 2000)),
+        ((), (10.0, None)),
+    ):
+        res = run("--deal", "9", *args, "--json")
+        assert res.exit_code == 0, res.output
+        assert seen[-1] == want, (args, seen[-1])
+    assert len(seen) == 3

@@ -16,6 +16,7 @@ from canfield.experiments.cli.errors import fail, user_errors
 from canfield.experiments.cli.header import header_line
 from canfield.experiments.cli.options import PROFILE_HELP, check_pick, parse_pick
 from canfield.experiments.cli.sources import Source, cards_source, read_list
+from canfield.solver import config
 from canfield.solver.portfolio import cores, members, solve_portfolio
 from canfield.solver.search import (
     STRATEGIES,
@@ -162,7 +163,11 @@ def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
     "and must agree with this.",
 )
 @click.option("--pick", metavar="CARD", help="Selective only: solve just this base card.")
-@budget_option()
+@budget_option(
+    default=None,
+    help="Wall-clock budget per solve, e.g. 10s, 500ms or 2m. Default 10s, or none when "
+    "--nodes is given (as in sweep: a node budget alone gives the same result on any machine).",
+)
 @click.option("--nodes", type=NODE_COUNT, help="Node budget per solve, e.g. 50000 or 15M.")
 @memory_option()
 @click.option(
@@ -238,7 +243,7 @@ def solve_cmd(
     position_file: str | None,
     profile: str | None,
     pick: str | None,
-    budget: float,
+    budget: float | None,
     nodes: int | None,
     memory: int,
     prune: str,
@@ -257,6 +262,8 @@ def solve_cmd(
     deal or position (and --file line); the human output replays as it is:
     'canfield replay FILE' reads the deal, profile and pick from its header.
     """
+    if budget is None:
+        budget = float("inf") if nodes is not None else config.DEFAULT_SECONDS
     # only an explicit --profile constrains a position file's own profile
     asked = parse_profile(profile) if profile is not None else None
     rules = {"all": True, "none": False}.get(prune.strip().lower(), prune)
