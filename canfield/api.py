@@ -22,7 +22,6 @@ deterministic: the same answer on any machine.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable, Sequence
 
@@ -33,7 +32,7 @@ from canfield.engine.profiles import parse_profile
 from canfield.experiments.report import Report, build_report, load_runs
 from canfield.experiments.sweep import RunFolder, SweepSummary, make_spec, run_sweep
 from canfield.experiments.sweep import load_run as _load_run
-from canfield.solver import config
+from canfield.solver.budgets import unset_seconds
 from canfield.solver.search import SolveResult, parse_bytes, parse_seconds, solve_deal
 from canfield.solver.search import solve as _solve_position
 
@@ -74,9 +73,7 @@ def deal(number: int | str | Sequence[int], profile: str = "strict", pick: str |
 
 def _seconds(budget: str | float | None, nodes: int | None) -> float:
     if budget is None:
-        # a node budget alone has no clock, as in a sweep: the answer is then
-        # the same on any machine, however loaded
-        return math.inf if nodes is not None else config.DEFAULT_SECONDS
+        return unset_seconds(nodes)
     return float(budget) if isinstance(budget, int | float) else parse_seconds(budget)
 
 

@@ -12,6 +12,13 @@ import time
 from canfield.solver import config
 
 
+def unset_seconds(nodes: int | None) -> float:
+    """The time budget of a solve given none: no clock when it has a node
+    budget (as in a sweep: the answer is then the same on any machine,
+    however loaded), else ``config.DEFAULT_SECONDS``."""
+    return float("inf") if nodes is not None else config.DEFAULT_SECONDS
+
+
 def parse_seconds(text: str | float | int) -> float:
     """``'10s'``, ``'250ms'``, ``'2m'`` or a number of seconds."""
     if isinstance(text, int | float):

@@ -16,7 +16,7 @@ from canfield.experiments.cli.errors import fail, user_errors
 from canfield.experiments.cli.header import header_line
 from canfield.experiments.cli.options import PROFILE_HELP, check_pick, parse_pick
 from canfield.experiments.cli.sources import Source, cards_source, read_list
-from canfield.solver import config
+from canfield.solver.budgets import unset_seconds
 from canfield.solver.portfolio import cores, members, solve_portfolio
 from canfield.solver.search import (
     STRATEGIES,
@@ -263,7 +263,7 @@ def solve_cmd(
     'canfield replay FILE' reads the deal, profile and pick from its header.
     """
     if budget is None:
-        budget = float("inf") if nodes is not None else config.DEFAULT_SECONDS
+        budget = unset_seconds(nodes)
     # only an explicit --profile constrains a position file's own profile
     asked = parse_profile(profile) if profile is not None else None
     rules = {"all": True, "none": False}.get(prune.strip().lower(), prune)
