@@ -68,6 +68,14 @@ DFS_FIRST_SHARE = 0.1
 #: ends the solve only with a win; otherwise the full search resumes, B1
 #: cutting against the probes' best banked count.
 PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
+#: A narrowed probe looks for wins only, so rule B1 cuts there every position
+#: whose bound is below 52, not only those that cannot beat the best: a
+#: position that cannot win has no winning line below it, and every position
+#: on a winning line has the bound 52, so the probe meets those in the same
+#: order and finds the same win, in as many positions or fewer
+#: (``docs/solver.md``, *B1 in the probes*). Off: the probes cut as the full
+#: search does.
+PROBE_CUTS_NO_WIN = True
 #: Turned probes, run after the narrowed ones, only when a solve has no node
 #: budget (a node budget, as sweeps give, makes the rows it made before them):
 #: the full-width search again, every move list below the root turned by so

@@ -26,6 +26,7 @@ from canfield.solver.pruning import (
     R1_BURIED,
     SHARED_TABLE,
     SPIN_SHIFT,
+    WIN_ONLY,
     canon_stock,
 )
 from canfield.solver.rank_home import buried_builders_home, r1_applies
@@ -133,6 +134,8 @@ def _search_loop(
     use_r1 = (prune & R1_BURIED) != 0 and r1_applies(rules)
     shared = (prune & SHARED_TABLE) != 0
     helping = (prune & HELPING) != 0
+    # a narrowed probe looks for wins only: a bound below 52 rules one out
+    win_only = (prune & WIN_ONLY) != 0 and width < MAX_MACROS
     spin = (prune >> SPIN_SHIFT) & 255
     d = stats[ST_DEPTH]
     done = 0
@@ -209,8 +212,8 @@ def _search_loop(
         if use_bound:
             u = child_bound(child, states[d - 1], mac, ubound[d - 1], game, rules, ws, builders)
             ubound[d] = u
-            if u <= stats[ST_BEST]:
-                nmoves[d] = 0  # rule B1: nothing below here banks more than the best
+            if u <= stats[ST_BEST] or (win_only and u < 52):
+                nmoves[d] = 0  # rule B1: nothing below here banks more than the best (or wins)
                 imove[d] = 0
                 stats[ST_CUT] += 1
                 continue

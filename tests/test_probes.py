@@ -8,12 +8,18 @@ banked count it reaches without probes.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from test_solver import replay
 
 from canfield.engine.position import Position
 from canfield.solver import config
-from canfield.solver.search import Solver, solve_deal
+from canfield.solver.dfs_run import DfsRun, Path
+from canfield.solver.macros import expand_macros
+from canfield.solver.pruning import WIN_ONLY
+from canfield.solver.search import Solver, prune_mask, solve_deal
+from canfield.solver.stats import ST_BEST, ST_CUT, ST_NODES
 
 INF = float("inf")
 
@@ -89,6 +95,51 @@ def test_without_probes_the_search_is_the_plain_depth_first_one():
     q = Solver().solve(Position.from_deal(19, "strict"), seconds=120, nodes=2_000_000)
     assert (q.result, q.banked, q.stage) == ("lost", 8, "dfs")
     assert q.nodes > r.nodes
+
+
+def _probe(pos: Position, width: int, prune: int) -> DfsRun:
+    run = DfsRun(pos, Path(), prune, 1 << 27, width=width)
+    run.advance(time.perf_counter(), 600.0, None, 1 << 27)
+    return run
+
+
+def test_a_probe_cuts_what_cannot_win_and_finds_the_same_win_sooner(monkeypatch):
+    # config.PROBE_CUTS_NO_WIN: in a narrowed probe rule B1 cuts every
+    # position whose bound is below 52. Every position of a winning line has
+    # the bound 52, and a position below 52 has only such positions below it,
+    # so the probe meets the positions that can win in the same order: the
+    # same winning line, in as many positions or fewer
+    sooner = 0
+    for deal in (60, 92, 112, 114, 143, 163, 173):  # strict deals a 3-move probe wins
+        pos = Position.from_deal(deal, "strict")
+        runs = {}
+        for on in (False, True):
+            monkeypatch.setattr(config, "PROBE_CUTS_NO_WIN", on)
+            runs[on] = _probe(pos, 3, prune_mask(True)).finish()
+        off, on = runs[False], runs[True]
+        assert off.result == on.result == "won", deal
+        assert on.macros == off.macros, deal
+        assert replay(deal, "strict", expand_macros(pos, on.macros)[0]).is_won()
+        assert int(on.stats[ST_NODES]) <= int(off.stats[ST_NODES]), deal
+        sooner += int(on.stats[ST_NODES]) < int(off.stats[ST_NODES])
+    assert sooner >= 5, "the cut never fired: no win came sooner"
+
+
+def test_the_full_search_cuts_only_what_cannot_beat_the_best(monkeypatch):
+    # a full-width search proves losses and their banked counts: the
+    # probes' cut must never reach it, even with the mask bit set
+    monkeypatch.setattr(config, "PROBE_CUTS_NO_WIN", False)  # the bit only as given
+    pos = Position.from_deal(19, "strict")
+    plain = _probe(pos, config.MAX_MACROS, prune_mask(True)).finish()
+    marked = _probe(pos, config.MAX_MACROS, prune_mask(True) | WIN_ONLY).finish()
+    assert (plain.result, int(plain.stats[ST_BEST])) == ("lost", 8)
+    assert (marked.result, int(marked.stats[ST_BEST])) == ("lost", 8)
+    assert int(marked.stats[ST_NODES]) == int(plain.stats[ST_NODES])
+    # the same deal, narrowed: there the bit does cut more (so the equality
+    # above is not that of a bit the kernel ignores)
+    narrowed = _probe(pos, 3, prune_mask(True) | WIN_ONLY).stats
+    bare = _probe(pos, 3, prune_mask(True)).stats
+    assert int(narrowed[ST_CUT]) > int(bare[ST_CUT])
 
 
 def test_layers_after_probes_agree():
