@@ -17,16 +17,18 @@ import numpy as np
 from numba import njit
 
 from canfield.engine import core
+from canfield.solver.bound import WORK_LEN, bound_applies, child_bound, set_parents
 from canfield.solver.config import MAX_MACROS
 from canfield.solver.double_dfs import tt_insert
 from canfield.solver.moves import apply_macro, builder_masks, gen_macros
-from canfield.solver.pruning import E1_CYCLE, canon_stock
+from canfield.solver.pruning import B1_BOUND, E1_CYCLE, WIN_ONLY, canon_stock
 from canfield.solver.stats import (
     EXHAUSTED,
     RUNNING,
     ST_BEST,
     ST_BESTLEN,
     ST_CHILDREN,
+    ST_CUT,
     ST_DEAD,
     ST_ENTRIES,
     ST_MAXDEPTH,
@@ -218,6 +220,16 @@ def beam(
     key = np.empty(keys.shape[1], np.uint64)
     child = np.empty(core.STATE_LEN, np.uint64)
     e1 = (prune & E1_CYCLE) != 0
+    # with WIN_ONLY, rule B1 keeps out of the beam every position that
+    # cannot win (its bound is below 52): their places go to ones that can
+    cut = (prune & WIN_ONLY) != 0 and (prune & B1_BOUND) != 0 and bound_applies(rules)
+    ws = np.empty(WORK_LEN, np.int64)
+    if cut:
+        set_parents(ws, game, rules)
+    # the bounds of this depth's positions (-1: not known, made afresh) and
+    # of the next's: a child's bound is mostly its parent's (B1's shortcut)
+    bounds = np.full(width, -1, np.int64)
+    nbounds = np.full(width, -1, np.int64)
     sig, sig_n = kin_table(width)
     while at[AT_DEPTH] < parent.shape[0]:
         if stats[ST_NODES] >= min(pause, node_limit):
@@ -254,6 +266,14 @@ def beam(
             if kin == -2:
                 at[AT_KIN] += 1
                 continue
+            u = -1
+            if cut:
+                p = cand_parent[o]
+                u = child_bound(child, layer[p], cand_mac[o], bounds[p], game, rules, ws, builders)
+                if u < 52:
+                    # not in the table (its room is counted in kept positions)
+                    stats[ST_CUT] += 1
+                    continue
             core.canonical_key(child, rules, key)
             if not tt_insert(keys, used, key):
                 continue
@@ -262,6 +282,7 @@ def beam(
             stats[ST_ENTRIES] += 1
             stats[ST_NODES] += 1
             nxt[m] = child
+            nbounds[m] = u
             parent[d, m] = cand_parent[o]
             macs[d, m] = cand_mac[o]
             b = core.banked(child)
@@ -277,6 +298,7 @@ def beam(
         if m == 0:
             return EXHAUSTED
         layer[:m] = nxt[:m]
+        bounds[:m] = nbounds[:m]
         at[AT_N] = m
         at[AT_DEPTH] = d + 1
         stats[ST_MAXDEPTH] = d + 1

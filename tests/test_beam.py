@@ -11,8 +11,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from reference_bound import ref_bound
 from reference_rules import ref_apply, ref_banked, ref_initial
-from test_bound import builder_games
+from test_bound import builder_games, ref_of
 
 from canfield.engine import core
 from canfield.engine.deals import deal_cards
@@ -29,9 +30,9 @@ from canfield.solver.beam_run import (
     beam_width,
 )
 from canfield.solver.macros import expand_macros
-from canfield.solver.pruning import prune_mask
+from canfield.solver.pruning import WIN_ONLY, prune_mask
 from canfield.solver.search import Solver, two_move_position
-from canfield.solver.stats import N_STATS, RUNNING, ST_NODES
+from canfield.solver.stats import N_STATS, RUNNING, ST_CUT, ST_NODES
 
 BUILDS = config.BEAM_BUILDS
 
@@ -200,11 +201,10 @@ def _kin(pos: Position) -> tuple:
     )
 
 
-def _largest_kin_per_depth(deal: int, cap: int, width: int, depths: int) -> tuple[list[int], int]:
-    """Run the first score's beam on rainbow ``deal`` one depth at a time
-    and return, for each depth, the most positions kept that share
-    everything but their columns, and how many positions the cap turned
-    away in all."""
+def _layers(deal: int, cap: int, width: int, depths: int, prune: int, weights=None):
+    """Run a beam on rainbow ``deal`` one depth at a time, yielding each
+    depth's kept positions; the last value of ``stats`` and ``at`` are in
+    the generator's return (``StopIteration.value``)."""
     pos = Position.from_deal(deal, "rainbow")
     g = pos.game
     kw = core.key_words(int(g.rules[core.R_BUILD]))
@@ -216,20 +216,85 @@ def _largest_kin_per_depth(deal: int, cap: int, width: int, depths: int) -> tupl
     macs = np.zeros_like(parent)
     at = np.zeros(AT_LEN, np.int64)
     stats = np.zeros(N_STATS, np.int64)
-    weights = np.array(config.BEAM_CASCADE[0][0], np.int64)
+    w = np.array(config.BEAM_CASCADE[0][0] if weights is None else weights, np.int64)
     beam_start(pos.state, g.rules, layer, keys, used, at, stats)
-    largest = []
     while at[AT_DEPTH] < depths:
         # one depth a call: it pauses once any position was made past ``pause``
         code = beam(
-            layer, nxt, at, g.arr, g.rules, np.int64(prune_mask(True)), weights,
+            layer, nxt, at, g.arr, g.rules, np.int64(prune), w,
             stats[ST_NODES] + 1, 1 << 19, keys, used, parent, macs, stats, np.int64(cap),
         )  # fmt: skip
-        kin = Counter(_kin(Position(g, layer[i].copy())) for i in range(at[AT_N]))
-        largest.append(max(kin.values()))
+        yield [Position(g, layer[i].copy()) for i in range(at[AT_N])]
         if code != RUNNING:
             break
+    return stats, at
+
+
+def _largest_kin_per_depth(deal: int, cap: int, width: int, depths: int) -> tuple[list[int], int]:
+    """Run the first score's beam on rainbow ``deal`` one depth at a time
+    and return, for each depth, the most positions kept that share
+    everything but their columns, and how many positions the cap turned
+    away in all."""
+    largest = []
+    run = _layers(deal, cap, width, depths, prune_mask(True))
+    while True:
+        try:
+            kept = next(run)
+        except StopIteration as end:
+            _, at = end.value
+            break
+        largest.append(max(Counter(_kin(p) for p in kept).values()))
     return largest, int(at[AT_KIN])
+
+
+def test_the_beam_keeps_out_every_position_that_cannot_win():
+    """With ``WIN_ONLY`` (``config.PROBE_CUTS_NO_WIN``) rule B1 keeps every
+    position whose bound is below 52 out of the beam. Checked against the
+    plain twin of the bound (``tests/reference_bound.py``) on the positions
+    kept at every fourth depth of rainbow deal 12: all 52 with it; without
+    it the same beam keeps such positions (counted: the cut has something
+    to bite on) and cuts none."""
+    checked = below = 0
+    for prune, want_below in ((prune_mask(True) | WIN_ONLY, False), (prune_mask(True), True)):
+        run = _layers(12, 4, 120, 60, prune)
+        depth = 0
+        while True:
+            try:
+                kept = next(run)
+            except StopIteration as end:
+                stats, _ = end.value
+                break
+            depth += 1
+            if depth % 4:
+                continue
+            bounds = [ref_bound(ref_of(p)) for p in kept]
+            if want_below:
+                below += sum(b < 52 for b in bounds)
+            else:
+                assert bounds == [52] * len(bounds), depth
+                checked += len(bounds)
+        cut = int(stats[ST_CUT])
+        assert (cut > 0) != want_below, cut
+    assert checked >= 500 and below >= 20, (checked, below)
+
+
+def test_the_beam_that_keeps_out_dead_positions_wins_what_the_other_leaves(monkeypatch):
+    """Rainbow deal 5, the beam probe alone at 1.5 million positions:
+    unknown as before; won with the cut (it bites), and the win replays on
+    the engine and on the plain reference rules."""
+    pos = Position.from_deal(5, "rainbow")
+    runs = {}
+    for on in (False, True):
+        monkeypatch.setattr(config, "PROBE_CUTS_NO_WIN", on)
+        runs[on] = beam_probe(
+            pos, time.perf_counter(), math.inf, 1_500_000, 1 << 30, prune_mask(True)
+        )
+    assert runs[False].result == "unknown"
+    assert (runs[True].result, runs[True].stage) == ("won", "beam")
+    assert int(runs[True].stats[ST_CUT]) > 0
+    moves, end = expand_macros(pos, runs[True].macros)
+    assert end.is_won()
+    _assert_wins_on_engine_and_reference(5, moves)
 
 
 def test_the_kin_cap_keeps_at_most_its_number_of_column_arrangements_a_depth():
