@@ -201,10 +201,11 @@ def _kin(pos: Position) -> tuple:
     )
 
 
-def _layers(deal: int, cap: int, width: int, depths: int, prune: int, weights=None):
-    """Run a beam on rainbow ``deal`` one depth at a time, yielding each
-    depth's kept positions; the last value of ``stats`` and ``at`` are in
-    the generator's return (``StopIteration.value``)."""
+def _layers(
+    deal: int, cap: int, width: int, depths: int, prune: int
+) -> tuple[list, object, object]:
+    """Run the first score's beam on rainbow ``deal`` one depth at a time:
+    each depth's kept positions, and the beam's ``stats`` and ``at`` at the end."""
     pos = Position.from_deal(deal, "rainbow")
     g = pos.game
     kw = core.key_words(int(g.rules[core.R_BUILD]))
@@ -216,18 +217,19 @@ def _layers(deal: int, cap: int, width: int, depths: int, prune: int, weights=No
     macs = np.zeros_like(parent)
     at = np.zeros(AT_LEN, np.int64)
     stats = np.zeros(N_STATS, np.int64)
-    w = np.array(config.BEAM_CASCADE[0][0] if weights is None else weights, np.int64)
+    w = np.array(config.BEAM_CASCADE[0][0], np.int64)
     beam_start(pos.state, g.rules, layer, keys, used, at, stats)
+    layers = []
     while at[AT_DEPTH] < depths:
         # one depth a call: it pauses once any position was made past ``pause``
         code = beam(
             layer, nxt, at, g.arr, g.rules, np.int64(prune), w,
             stats[ST_NODES] + 1, 1 << 19, keys, used, parent, macs, stats, np.int64(cap),
         )  # fmt: skip
-        yield [Position(g, layer[i].copy()) for i in range(at[AT_N])]
+        layers.append([Position(g, layer[i].copy()) for i in range(at[AT_N])])
         if code != RUNNING:
             break
-    return stats, at
+    return layers, stats, at
 
 
 def _largest_kin_per_depth(deal: int, cap: int, width: int, depths: int) -> tuple[list[int], int]:
@@ -235,15 +237,8 @@ def _largest_kin_per_depth(deal: int, cap: int, width: int, depths: int) -> tupl
     and return, for each depth, the most positions kept that share
     everything but their columns, and how many positions the cap turned
     away in all."""
-    largest = []
-    run = _layers(deal, cap, width, depths, prune_mask(True))
-    while True:
-        try:
-            kept = next(run)
-        except StopIteration as end:
-            _, at = end.value
-            break
-        largest.append(max(Counter(_kin(p) for p in kept).values()))
+    layers, _, at = _layers(deal, cap, width, depths, prune_mask(True))
+    largest = [max(Counter(_kin(p) for p in kept).values()) for kept in layers]
     return largest, int(at[AT_KIN])
 
 
@@ -256,22 +251,13 @@ def test_the_beam_keeps_out_every_position_that_cannot_win():
     to bite on) and cuts none."""
     checked = below = 0
     for prune, want_below in ((prune_mask(True) | WIN_ONLY, False), (prune_mask(True), True)):
-        run = _layers(12, 4, 120, 60, prune)
-        depth = 0
-        while True:
-            try:
-                kept = next(run)
-            except StopIteration as end:
-                stats, _ = end.value
-                break
-            depth += 1
-            if depth % 4:
-                continue
+        layers, stats, _ = _layers(12, 4, 120, 60, prune)
+        for depth, kept in enumerate(layers[3::4], 1):
             bounds = [ref_bound(ref_of(p)) for p in kept]
             if want_below:
                 below += sum(b < 52 for b in bounds)
             else:
-                assert bounds == [52] * len(bounds), depth
+                assert bounds == [52] * len(bounds), 4 * depth
                 checked += len(bounds)
         cut = int(stats[ST_CUT])
         assert (cut > 0) != want_below, cut
