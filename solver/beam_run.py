@@ -27,7 +27,6 @@ from canfield.solver.beam import (
 from canfield.solver.budgets import nodes_in_time
 from canfield.solver.dfs_run import SUMMED, Run
 from canfield.solver.double_beam import line_of
-from canfield.solver.pruning import WIN_ONLY
 from canfield.solver.stats import N_STATS, RUNNING, ST_BEST, ST_BESTLEN, ST_MAXDEPTH, ST_NODES, WON
 
 
@@ -105,11 +104,8 @@ def beam_probe(
         The bytes its table and scratch may take together.
     prune : int
         The kernel's mask of pruning rules (P1, E1 and W1 shape its moves;
-        with ``config.PROBE_CUTS_NO_WIN``, B1 keeps out positions that
-        cannot win).
+        with B1 and ``WIN_ONLY`` it keeps out positions that cannot win).
     """
-    if config.PROBE_CUTS_NO_WIN:
-        prune |= WIN_ONLY
     g = position.game
     kw = core.key_words(int(g.rules[core.R_BUILD]))
     seconds = until - (time.perf_counter() - t0)

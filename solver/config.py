@@ -72,9 +72,12 @@ PROBES = ((2, 0.05, 2.0), (3, 0.6, 30.0))
 #: whose bound is below 52, not only those that cannot beat the best: a
 #: position that cannot win has no winning line below it, and every position
 #: on a winning line has the bound 52, so the probe meets those in the same
-#: order and finds the same win, in as many positions or fewer
-#: (``docs/solver.md``, *B1 in the probes*). Off: the probes cut as the full
-#: search does.
+#: order and finds the same win, in as many positions or fewer. The beam
+#: probe, with it, keeps no position whose bound is below 52 (``docs/solver.md``,
+#: *B1*, *In the narrowed probes* and *In the beam*). Only under a time
+#: budget alone: a node budget (every sweep) makes the rows it made before,
+#: the probes' best counts feeding the full search's cut as they did. Off:
+#: the narrowed probes cut as the full search does, and the beam does not cut.
 PROBE_CUTS_NO_WIN = True
 #: Turned probes, run after the narrowed ones, only when a solve has no node
 #: budget (a node budget, as sweeps give, makes the rows it made before them):

@@ -20,7 +20,6 @@ from canfield.engine.position import Position
 from canfield.solver import config
 from canfield.solver.budgets import evict_in_time, nodes_in_time, rehash_in_time
 from canfield.solver.dfs import root_setup, search
-from canfield.solver.pruning import WIN_ONLY
 from canfield.solver.stats import (
     EXHAUSTED,
     N_STATS,
@@ -196,8 +195,6 @@ class DfsRun:
         self.stage = stage or ("dfs" if full else f"probe{width}")
         self.kw = core.key_words(int(self.rules[core.R_BUILD]))
         self.entry = slot_bytes(self.kw)
-        if not full and config.PROBE_CUTS_NO_WIN:
-            prune |= WIN_ONLY
         self.path, self.prune, self.width = path, prune, width
         self.evict = evict
         want = config.START_SLOTS

@@ -24,9 +24,10 @@ SHARED_TABLE = 1 << 12
 #: With it, a thread that ran out of moves while others search on: it helps
 #: them by searching again the positions they entered and have not finished.
 HELPING = 1 << 13
-#: With it, a narrowed probe (its exhaustion proves nothing; it looks for
-#: wins only) lets rule B1 cut every position whose bound is below 52, not
-#: only those that cannot beat the best (``config.PROBE_CUTS_NO_WIN``).
+#: With it, a narrowed probe or the beam (their exhaustion proves nothing;
+#: they look for wins only) lets rule B1 cut every position whose bound is
+#: below 52, not only those that cannot beat the best; the full-width search
+#: ignores it (``config.PROBE_CUTS_NO_WIN``).
 WIN_ONLY = 1 << 14
 #: Bits 16-23 of the mask: a thread of a shared search turns every move
 #: list by this many 256ths of its length, so the threads start apart.

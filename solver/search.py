@@ -27,7 +27,7 @@ from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run, warm_evict
 from canfield.solver.double_run import solve_double, warm_double_rehash
 from canfield.solver.layers_run import run_layers
 from canfield.solver.macros import SolverBug, expand_macros
-from canfield.solver.pruning import PRUNING_RULES, SPIN_SHIFT, prune_mask
+from canfield.solver.pruning import PRUNING_RULES, SPIN_SHIFT, WIN_ONLY, prune_mask
 from canfield.solver.shared import search_shared
 from canfield.solver.stats import (
     EXHAUSTED,
@@ -315,6 +315,11 @@ class Solver:
         main_bytes = main.table_bytes
         if self.memory - main_bytes < main.fits(0) * main.entry:
             return None
+        # the narrowed probes and the beam look for wins only: B1 may cut all
+        # that cannot win (not under a node budget, so that every sweep still
+        # makes the rows it made before; their best counts feed the full
+        # search's cut)
+        wins_only = self.prune | (WIN_ONLY if config.PROBE_CUTS_NO_WIN and nodes is None else 0)
         done = int(main.stats[ST_NODES])
         run: Run | None = None
         if beam_applies(position.game.rules):
@@ -322,7 +327,7 @@ class Solver:
             limits = slice_limits(t0, seconds, nodes, self.memory, share, most)
             beam_nodes = None if nodes is None else max(1, min(limits[1], nodes - done))
             memory = self.memory - main_bytes
-            run = beam_probe(position, t0, limits[0], beam_nodes, memory, self.prune)
+            run = beam_probe(position, t0, limits[0], beam_nodes, memory, wins_only)
             if run.result == "won":
                 # the answer: count the paused search's positions too
                 for slot in SUMMED:
@@ -337,7 +342,7 @@ class Solver:
         own = self.prune & ~(255 << SPIN_SHIFT)
         build = int(position.game.rules[core.R_BUILD])
         turning = nodes is None and build not in config.TURN_PROBE_SKIP_BUILDS
-        narrowed = [(w, f, most, self.prune, None) for w, f, most in config.PROBES]
+        narrowed = [(w, f, most, wins_only, None) for w, f, most in config.PROBES]
         turned = [
             (
                 config.MAX_MACROS,

@@ -243,7 +243,7 @@ def _largest_kin_per_depth(deal: int, cap: int, width: int, depths: int) -> tupl
 
 
 def test_the_beam_keeps_out_every_position_that_cannot_win():
-    """With ``WIN_ONLY`` (``config.PROBE_CUTS_NO_WIN``) rule B1 keeps every
+    """With ``WIN_ONLY`` (a solve sets it: ``config.PROBE_CUTS_NO_WIN``) rule B1 keeps every
     position whose bound is below 52 out of the beam. Checked against the
     plain twin of the bound (``tests/reference_bound.py``) on the positions
     kept at every fourth depth of rainbow deal 12: all 52 with it; without
@@ -264,17 +264,15 @@ def test_the_beam_keeps_out_every_position_that_cannot_win():
     assert checked >= 500 and below >= 20, (checked, below)
 
 
-def test_the_beam_that_keeps_out_dead_positions_wins_what_the_other_leaves(monkeypatch):
+def test_the_beam_that_keeps_out_dead_positions_wins_what_the_other_leaves():
     """Rainbow deal 5, the beam probe alone at 1.5 million positions:
-    unknown as before; won with the cut (it bites), and the win replays on
-    the engine and on the plain reference rules."""
+    unknown as before; won with the cut (``WIN_ONLY``; it bites), and the
+    win replays on the engine and on the plain reference rules."""
     pos = Position.from_deal(5, "rainbow")
     runs = {}
     for on in (False, True):
-        monkeypatch.setattr(config, "PROBE_CUTS_NO_WIN", on)
-        runs[on] = beam_probe(
-            pos, time.perf_counter(), math.inf, 1_500_000, 1 << 30, prune_mask(True)
-        )
+        prune = prune_mask(True) | (WIN_ONLY if on else 0)
+        runs[on] = beam_probe(pos, time.perf_counter(), math.inf, 1_500_000, 1 << 30, prune)
     assert runs[False].result == "unknown"
     assert (runs[True].result, runs[True].stage) == ("won", "beam")
     assert int(runs[True].stats[ST_CUT]) > 0

@@ -103,20 +103,17 @@ def _probe(pos: Position, width: int, prune: int) -> DfsRun:
     return run
 
 
-def test_a_probe_cuts_what_cannot_win_and_finds_the_same_win_sooner(monkeypatch):
-    # config.PROBE_CUTS_NO_WIN: in a narrowed probe rule B1 cuts every
-    # position whose bound is below 52. Every position of a winning line has
-    # the bound 52, and a position below 52 has only such positions below it,
-    # so the probe meets the positions that can win in the same order: the
-    # same winning line, in as many positions or fewer
+def test_a_probe_cuts_what_cannot_win_and_finds_the_same_win_sooner():
+    # WIN_ONLY: in a narrowed probe rule B1 cuts every position whose bound
+    # is below 52. Every position of a winning line has the bound 52, and a
+    # position below 52 has only such positions below it, so the probe
+    # meets the positions that can win in the same order: the same winning
+    # line, in as many positions or fewer
     sooner = 0
     for deal in (60, 92, 112, 114, 143, 163, 173):  # strict deals a 3-move probe wins
         pos = Position.from_deal(deal, "strict")
-        runs = {}
-        for on in (False, True):
-            monkeypatch.setattr(config, "PROBE_CUTS_NO_WIN", on)
-            runs[on] = _probe(pos, 3, prune_mask(True)).finish()
-        off, on = runs[False], runs[True]
+        off = _probe(pos, 3, prune_mask(True)).finish()
+        on = _probe(pos, 3, prune_mask(True) | WIN_ONLY).finish()
         assert off.result == on.result == "won", deal
         assert on.macros == off.macros, deal
         assert replay(deal, "strict", expand_macros(pos, on.macros)[0]).is_won()
@@ -125,10 +122,36 @@ def test_a_probe_cuts_what_cannot_win_and_finds_the_same_win_sooner(monkeypatch)
     assert sooner >= 5, "the cut never fired: no win came sooner"
 
 
-def test_the_full_search_cuts_only_what_cannot_beat_the_best(monkeypatch):
+def test_the_probes_cut_what_cannot_win_only_under_a_time_budget_alone(monkeypatch):
+    # strict deal 120 is won by the 3-move probe: sooner with the cut when
+    # the solve has a time budget alone; under a node budget (every sweep)
+    # the solve is the one it was without the cut, position for position
+    pos = Position.from_deal(120, "strict")
+    # the 3-move probe alone: the turned ones run on the clock, and their
+    # positions would make the counts differ from run to run
+    monkeypatch.setattr(config, "PROBES", ((3, 0.6, 1e9),))
+    monkeypatch.setattr(config, "TURN_PROBES", ())
+    solves = {}
+    for on in (False, True):
+        monkeypatch.setattr(config, "PROBE_CUTS_NO_WIN", on)
+        timed = Solver(1 << 28).solve(pos, seconds=120)
+        counted = Solver(1 << 28).solve(pos, seconds=INF, nodes=3_000_000)
+        solves[on] = (timed, counted)
+    (timed_off, counted_off), (timed_on, counted_on) = solves[False], solves[True]
+    assert (
+        (timed_on.result, timed_on.stage)
+        == (timed_off.result, timed_off.stage)
+        == ("won", "probe3")
+    )
+    assert timed_on.nodes < timed_off.nodes  # it fired
+    assert counted_on.result == counted_off.result == "won"
+    assert (counted_on.nodes, counted_on.cut) == (counted_off.nodes, counted_off.cut)
+    assert counted_on.moves == counted_off.moves
+
+
+def test_the_full_search_cuts_only_what_cannot_beat_the_best():
     # a full-width search proves losses and their banked counts: the
     # probes' cut must never reach it, even with the mask bit set
-    monkeypatch.setattr(config, "PROBE_CUTS_NO_WIN", False)  # the bit only as given
     pos = Position.from_deal(19, "strict")
     plain = _probe(pos, config.MAX_MACROS, prune_mask(True)).finish()
     marked = _probe(pos, config.MAX_MACROS, prune_mask(True) | WIN_ONLY).finish()
