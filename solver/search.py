@@ -315,11 +315,13 @@ class Solver:
         main_bytes = main.table_bytes
         if self.memory - main_bytes < main.fits(0) * main.entry:
             return None
-        # the narrowed probes and the beam look for wins only: B1 may cut all
-        # that cannot win (not under a node budget, so that every sweep still
-        # makes the rows it made before; their best counts feed the full
-        # search's cut)
-        wins_only = self.prune | (WIN_ONLY if config.PROBE_CUTS_NO_WIN and nodes is None else 0)
+        # what a solve does only under a time budget alone, so that a node
+        # budget (every sweep) still makes the rows it made before: the
+        # turned probes, and B1 cutting all that cannot win in the narrowed
+        # probes and the beam, which look for wins only (their best counts
+        # feed the full search's cut)
+        timed = nodes is None
+        probe_mask = self.prune | (WIN_ONLY if config.PROBE_CUTS_NO_WIN and timed else 0)
         done = int(main.stats[ST_NODES])
         run: Run | None = None
         if beam_applies(position.game.rules):
@@ -327,7 +329,7 @@ class Solver:
             limits = slice_limits(t0, seconds, nodes, self.memory, share, most)
             beam_nodes = None if nodes is None else max(1, min(limits[1], nodes - done))
             memory = self.memory - main_bytes
-            run = beam_probe(position, t0, limits[0], beam_nodes, memory, wins_only)
+            run = beam_probe(position, t0, limits[0], beam_nodes, memory, probe_mask)
             if run.result == "won":
                 # the answer: count the paused search's positions too
                 for slot in SUMMED:
@@ -336,13 +338,12 @@ class Solver:
                 return run
         # the short turned probes, the narrowed ones, the long turned ones
         # (the whole width, turned on from the solve's own turn); turned
-        # probes only without a node budget, so that a node budget (every
-        # sweep) still makes 0.19's rows, and not under the building rules
+        # probes only when timed (above), and not under the building rules
         # where they never decided a deal
         own = self.prune & ~(255 << SPIN_SHIFT)
         build = int(position.game.rules[core.R_BUILD])
-        turning = nodes is None and build not in config.TURN_PROBE_SKIP_BUILDS
-        narrowed = [(w, f, most, wins_only, None) for w, f, most in config.PROBES]
+        turning = timed and build not in config.TURN_PROBE_SKIP_BUILDS
+        narrowed = [(w, f, most, probe_mask, None) for w, f, most in config.PROBES]
         turned = [
             (
                 config.MAX_MACROS,
