@@ -173,22 +173,29 @@ def position_from_solvitaire(data: dict | str, profile: Profile | str | None = N
     if missing:
         raise PositionError("the Solvitaire deal has no " + " and no ".join(map(repr, missing)))
 
-    def cards(key: str) -> list[int]:
-        value = data.get(key, [])
+    def pile(value: object, what: str) -> list[int]:
         if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-            raise PositionError(f"{key!r} must be a list of cards")
+            raise PositionError(f"{what} must be a list of cards")
         return [parse_card(t) for t in value]
+
+    def cards(key: str) -> list[int]:
+        return pile(data.get(key, []), repr(key))
 
     piles = data["foundations"]
     if not isinstance(piles, list) or len(piles) > 4:
         raise PositionError("'foundations' must be a list of up to four piles")
     counts = [0, 0, 0, 0]
     base = None
-    for pile in piles:
-        pile_cards = [parse_card(t) for t in (pile if isinstance(pile, list) else [pile])]
+    for given in piles:
+        # a lone card may stand for a pile of one
+        pile_cards = pile(given if isinstance(given, list) else [given], "each foundation pile")
         if not pile_cards:
             continue
         su = pile_cards[0] // 13
+        if counts[su]:
+            # a second pile of one suit would overwrite the first: its cards
+            # would vanish from the position without a word
+            raise PositionError(f"more than 1 foundation pile of suit {SUITS[su]}")
         if base is None:
             base = rank_of(pile_cards[0])
         for i, c in enumerate(pile_cards):
@@ -206,10 +213,8 @@ def position_from_solvitaire(data: dict | str, profile: Profile | str | None = N
     if not isinstance(tableau, list) or len(tableau) != 4:
         raise PositionError("'tableau piles' must hold four piles")
     columns = []
-    for pile in tableau:
-        if not isinstance(pile, list):
-            raise PositionError("each tableau pile must be a list of cards")
-        columns.append([parse_card(t) for t in pile])
+    for given in tableau:
+        columns.append(pile(given, "each tableau pile"))
     return Position.from_parts(
         _choose_profile(data.get("profile"), profile),
         base=base,

@@ -143,6 +143,10 @@ def parse_profile(text: str | Profile | None = None) -> Profile:
             raise ProfileError(
                 f"unknown profile option {item!r}; options are {', '.join(OPTION_ORDER)}"
             )
+        if name in changes:
+            # a string that says two things names no one profile: refuse
+            # rather than let the last value win unseen
+            raise ProfileError(f"profile option {name!r} given twice in {text!r}")
         changes[name] = _parse_value(name, value)
     profile = replace(profile, **changes)
     if profile.layout == "double":

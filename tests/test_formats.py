@@ -70,3 +70,21 @@ def test_bad_solvitaire_json():
         position_from_solvitaire("{nope")
     with pytest.raises(PositionError, match="tableau piles"):
         position_from_solvitaire({"foundations": []})
+
+
+def test_a_solvitaire_deal_with_two_piles_of_one_suit_is_refused():
+    """A second foundation pile of a suit would overwrite the first, and its
+    cards would vanish from the position: the text form refuses it too."""
+    data = position_to_solvitaire(Position.from_deal(9, "strict"))
+    assert data["foundations"][1] == ["7D"]
+    data["foundations"][0] = ["7D"]
+    with pytest.raises(PositionError, match="more than 1 foundation pile of suit D"):
+        position_from_solvitaire(data)
+
+
+@pytest.mark.parametrize("where", ["tableau piles", "foundations"])
+def test_a_solvitaire_card_that_is_not_a_string_is_refused(where):
+    data = position_to_solvitaire(Position.from_deal(9, "strict"))
+    data[where][0] = [5]
+    with pytest.raises(PositionError, match="must be a list of cards"):
+        position_from_solvitaire(data)

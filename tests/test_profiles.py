@@ -108,8 +108,8 @@ def test_overrides():
     assert a.canonical() == "strict:draw=1,moves=any,wrap=base"
     # an override equal to the preset's value disappears from the canonical string
     assert parse_profile("hevagames:moves=any").canonical() == "hevagames"
-    # the last of two overrides of one option wins
-    assert parse_profile("strict:draw=1,draw=3").draw == 3
+    # an option given twice is refused (test_bad_profiles_raise): a profile
+    # string names one game, and one that says two things names none
 
 
 def test_passes_spellings():
@@ -176,6 +176,8 @@ def test_equal_profiles_print_equally():
         ("strict:worry=maybe", "worry must be one of"),
         ("strict:build=colour", "build must be one of"),
         ("strict:wrap=none", "wrap must be one of"),
+        ("strict:draw=1,draw=3", "'draw' given twice"),
+        ("rainbow:passes=3,PASSES=3", "'passes' given twice"),
     ],
 )
 def test_bad_profiles_raise(text, match):
@@ -183,7 +185,9 @@ def test_bad_profiles_raise(text, match):
         parse_profile(text)
 
 
-@pytest.mark.parametrize("text", ["nosuch", "strict:draw=2", "cardgames:colour=red"])
+@pytest.mark.parametrize(
+    "text", ["nosuch", "strict:draw=2", "cardgames:colour=red", "strict:draw=1,draw=3"]
+)
 def test_bad_profile_on_the_command_line_is_one_error_line(text):
     """``-p`` with a bad profile gives the parser's reason as one ``error:``
     line and exit code 2, never a traceback."""
