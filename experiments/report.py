@@ -56,10 +56,13 @@ from canfield.engine.scores import CASINO_PER_CARD, CASINO_PRICE
 from canfield.experiments.relations import related_sections
 from canfield.experiments.report_estimates import (
     ESTIMATE_TITLES,
+    StageCount,
     escalation_display,
     escalation_rows,
+    escalation_stages,
     estimates_display,
     estimates_table,
+    ladder_untried,
 )
 from canfield.experiments.stats import (
     mcnemar_chi2,
@@ -69,6 +72,7 @@ from canfield.experiments.stats import (
     wilson,
 )
 from canfield.experiments.sweep.attempts import AttemptStore, load_escalated
+from canfield.experiments.sweep.escalation_spec import read_escalation
 from canfield.experiments.sweep.store import RunFolder, SweepError
 from canfield.experiments.text_tables import fit_to_width
 from canfield.experiments.text_tables import fmt_number as _fmt
@@ -77,11 +81,13 @@ from canfield.experiments.view.decisions import DECISIONS_TITLE, decisions_secti
 
 @dataclass(frozen=True)
 class RunCount:
-    """How many rows a run folder holds against how many its ``run.json`` asks for."""
+    """How many rows a run folder holds against how many its ``run.json`` asks
+    for, and the stages of its escalation (``escalate.json``) not finished."""
 
     run: str
     rows: int
     expected: int
+    escalation: tuple[StageCount, ...] = ()
 
     @property
     def unfinished(self) -> bool:
@@ -92,32 +98,51 @@ class RunCount:
         """One line for the user, e.g. ``run r holds 56 of 200 rows (unfinished)``."""
         return f"run {self.run} holds {self.rows} of {self.expected} rows (unfinished)"
 
+    @property
+    def escalation_unfinished(self) -> bool:
+        """Whether ``canfield escalate`` stopped before a stage tried all its rows."""
+        return bool(self.escalation)
+
+    def escalation_warning(self) -> str:
+        """One line for the user, e.g. ``run r escalation: rung 2 (3M nodes)
+        tried 4 of 13 rows (unfinished)``."""
+        stages = "; ".join(s.text() for s in self.escalation)
+        return f"run {self.run} escalation: {stages} (unfinished)"
+
 
 def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     """Load run folders into one frame with ``run`` and ``label`` columns.
 
-    ``df.attrs["run_counts"]`` holds a :class:`RunCount` per folder, so a
-    report can say which runs are unfinished.
+    ``run`` is the folder's name, or as much of its path as tells it from
+    the other folders of the same name. ``df.attrs["run_counts"]`` holds a
+    :class:`RunCount` per folder, so a report can say which runs (or their
+    escalations) are unfinished.
 
     Raises
     ------
     SweepError
-        If a path is missing or a file, a folder is not a run folder or holds
-        a damaged part.
+        If a path is missing or a file, a folder is given twice (under any
+        spelling), is not a run folder or holds a damaged part.
     """
     frames = []
     counts = []
     paths = [str(p) for p in paths]
+    names = _run_names(paths)
     escalation: list[dict] = []
-    for i, p in enumerate(paths):
-        _check_run_path(Path(p))
+    for i, (p, name) in enumerate(zip(paths, names, strict=True)):
         folder = RunFolder(p)
         spec = folder.read_spec()
         rows = folder.load()
         df = load_escalated(p, rows)
-        df["run"] = Path(p).name
-        escalation += escalation_rows(rows, AttemptStore(p).load(), Path(p).name)
-        counts.append(RunCount(Path(p).name, len(df), len(spec.profiles) * len(spec.deals)))
+        df["run"] = name
+        attempts = AttemptStore(p).load()
+        escalated = read_escalation(p)
+        escalation += escalation_rows(rows, attempts, name)
+        untried = ladder_untried(rows, attempts, escalated)
+        keys = zip(df["deal"].astype("int64").tolist(), df["profile"], strict=True)
+        df["ladder_untried"] = [key in untried for key in keys]
+        stages = tuple(s for s in escalation_stages(rows, attempts, escalated) if s.unfinished)
+        counts.append(RunCount(name, len(df), len(spec.profiles) * len(spec.deals), stages))
         # Keep the sweep's profile order (run.json), then deal order.
         order = {prof: k for k, prof in enumerate(spec.profiles)}
         df["_order"] = [(i, order.get(prof, len(order))) for prof in df["profile"]]
@@ -145,6 +170,43 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     labels = dict(zip(zip(df["run"], df["profile"], strict=True), df["label"], strict=True))
     df.attrs["escalation"] = [e | {"label": labels[e["run"], e["profile"]]} for e in escalation]
     return df
+
+
+def _run_names(paths: Sequence[str]) -> list[str]:
+    """Each run folder's name, lengthened to as many trailing parts of its
+    path as tell it from every other folder (``runs/a``, ``other/a``).
+
+    Labels and the paired table key rows by this name: two folders under one
+    name would pool their rows as one run's.
+
+    Raises
+    ------
+    SweepError
+        If a path is not a run folder's, or names a folder given before: its
+        rows would count twice.
+    """
+    seen: dict[tuple[int, int], str] = {}
+    parts = []
+    for p in paths:
+        path = Path(p)
+        _check_run_path(path)
+        # the inode, not the spelling: runs/a, ./runs/a/ and a link to it are one folder
+        st = path.stat()
+        first = seen.get((st.st_dev, st.st_ino))
+        if first is not None:
+            as_ = "" if first == p else f", as {first} and {p}"
+            raise SweepError(f"the run folder {p} is given twice{as_}: give each folder once")
+        seen[st.st_dev, st.st_ino] = p
+        # as spelt (made absolute), not resolved: a link keeps the name it was given by
+        parts.append(Path(os.path.abspath(path)).parts)
+    names = []
+    for i, mine in enumerate(parts):
+        others = [q for j, q in enumerate(parts) if j != i]
+        k = 1
+        while k < len(mine) and any(q[-k:] == mine[-k:] for q in others):
+            k += 1
+        names.append(str(Path(*mine[-k:])))
+    return names
 
 
 def _check_run_path(path: Path) -> None:
@@ -630,8 +692,14 @@ class Report:
         """The runs that hold fewer rows than their ``run.json`` asks for."""
         return [c for c in self.run_counts if c.unfinished]
 
+    def unfinished_escalations(self) -> list[RunCount]:
+        """The runs whose escalation stopped before a stage tried all its rows."""
+        return [c for c in self.run_counts if c.escalation_unfinished]
+
     def _runs_line(self) -> str:
         marks = {c.run: f" (unfinished: {c.rows} of {c.expected} rows)" for c in self.unfinished()}
+        for c in self.unfinished_escalations():
+            marks[c.run] = marks.get(c.run, "") + " (escalation unfinished)"
         return ", ".join(f"{run}{marks.get(run, '')}" for run in self.runs)
 
     def sections(self) -> list[tuple[str, pd.DataFrame]]:
@@ -716,6 +784,13 @@ class Report:
             ]
         if self.unfinished():
             out += ["", "**Unfinished runs**: " + "; ".join(c.warning() for c in self.unfinished())]
+        if self.unfinished_escalations():
+            out += [
+                "",
+                "**Unfinished escalations** (rows not yet tried at a rung are not counted "
+                "hard): "
+                + "; ".join(c.escalation_warning() for c in self.unfinished_escalations()),
+            ]
         if not self.players.empty:
             out += [
                 "",

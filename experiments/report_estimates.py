@@ -4,7 +4,9 @@
 estimates
     Per solver label: proven won, proven lost and unknown (counts and % of all
     deals), the won share of decided deals, the bounds (unknown=lost ..
-    unknown=won), the hard stratum (unknown after the sweep and the ladder),
+    unknown=won), the hard stratum (unknown after the sweep and the ladder;
+    rows an unfinished ladder has not tried at every rung are counted apart, in
+    ``ladder_untried``, and leave no estimate),
     the subsample (solved, still unknown after it), the residue sample of the
     third phase (solved, still unknown after it) and, with a finished
     subsample (and residue sample, when one is drawn), the estimated true win
@@ -16,11 +18,17 @@ escalation
     settled from a related profile's row without a search (solves saved), seconds
     per searched row (median, p95, mean) and hours in all: CPU seconds of the
     attempts, solve (wall) seconds of the sweep.
+
+An interrupted ``canfield escalate`` leaves a stage (a rung, a sample, a
+retry) with rows not yet tried: :func:`escalation_stages` counts them, for the
+report's warning, and :func:`ladder_untried` names the rows the ladder has not
+tried at every rung, which the estimates table keeps out of the hard stratum.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -28,7 +36,8 @@ import pandas as pd
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.estimate import TwoPhase, mean_banked, win_share
 from canfield.experiments.sweep.attempts import RELATION_PREFIX
-from canfield.experiments.sweep.escalation_spec import nodes_text
+from canfield.experiments.sweep.escalation import still_unknown
+from canfield.experiments.sweep.escalation_spec import EscalationSpec, nodes_text
 from canfield.experiments.sweep.spec import parse_solver_options
 from canfield.experiments.text_tables import fmt_number as _fmt
 
@@ -37,6 +46,113 @@ ESTIMATE_TITLES = {
     "win": "True win share over all deals (two- or three-phase estimate, docs/statistics.md)",
     "banked": "Mean banked over all deals (two- or three-phase estimate, docs/statistics.md)",
 }
+
+
+Row = tuple[int, str]
+
+
+@dataclass(frozen=True)
+class StageCount:
+    """How many of the rows one escalation stage is to try it has tried.
+
+    ``todo`` is None for a sample recorded in ``escalate.json`` but not drawn
+    yet (its rows are not known).
+    """
+
+    stage: str
+    tried: int
+    todo: int | None
+
+    @property
+    def unfinished(self) -> bool:
+        """Whether some row of the stage has no attempt yet."""
+        return self.todo is None or self.tried < self.todo
+
+    def text(self) -> str:
+        """E.g. ``rung 2 (3M nodes) tried 4 of 13 rows``."""
+        if self.todo is None:
+            return f"{self.stage} not drawn yet"
+        return f"{self.stage} tried {self.tried} of {self.todo} rows"
+
+
+def _keys(frame: pd.DataFrame) -> set[Row]:
+    # the escalation's own keying of a row, so the sets compare with its choices
+    return set(zip(frame["deal"].astype("int64").tolist(), frame["profile"], strict=True))
+
+
+def _ladder(rows: pd.DataFrame, attempts: pd.DataFrame, rungs: int) -> list[tuple[set, set]]:
+    """Per rung, the rows it is to try and those of them it has tried.
+
+    Rung ``k`` is to try the rows the sweep left unknown that no attempt of a
+    rung below ``k`` decided: the rows :mod:`.sweep.escalation` gives it.
+    """
+    ladder = attempts[attempts["phase"] == "ladder"]
+    left = _keys(rows[rows["result"] == "unknown"])
+    out = []
+    for k in range(1, rungs + 1):
+        made = ladder[ladder["rung"] == k]
+        out.append((left, _keys(made) & left))
+        left = left - _keys(made[made["result"] != "unknown"])
+    return out
+
+
+def ladder_untried(
+    rows: pd.DataFrame, attempts: pd.DataFrame, spec: EscalationSpec | None
+) -> set[Row]:
+    """The (deal, profile) rows still unknown after every attempt that a rung
+    of the ladder was to try and has not: not "unknown after the ladder" yet.
+
+    Parameters
+    ----------
+    rows : DataFrame
+        The sweep's rows (:meth:`.sweep.store.RunFolder.load`).
+    attempts : DataFrame
+        The run's attempts (:meth:`.sweep.attempts.AttemptStore.load`).
+    spec : EscalationSpec or None
+        The run's ``escalate.json``; None when it was never escalated.
+    """
+    if spec is None or not spec.ladder:
+        return set()
+    untried = set().union(
+        *(todo - tried for todo, tried in _ladder(rows, attempts, len(spec.ladder)))
+    )
+    return untried - _keys(attempts[attempts["result"] != "unknown"])
+
+
+def escalation_stages(
+    rows: pd.DataFrame, attempts: pd.DataFrame, spec: EscalationSpec | None
+) -> list[StageCount]:
+    """Every stage ``escalate.json`` asks for (each rung, the subsample, the
+    residue sample, each retry), with how many of its rows it has tried.
+
+    Parameters are those of :func:`ladder_untried`.
+    """
+    if spec is None:
+        return []
+    ladder = _ladder(rows, attempts, len(spec.ladder))
+    out = [
+        StageCount(f"rung {k} ({budget.text()})", len(tried), len(todo))
+        for k, (budget, (todo, tried)) in enumerate(zip(spec.ladder, ladder, strict=True), start=1)
+    ]
+    for name, phase, sample in (
+        ("subsample", "subsample", spec.subsample),
+        ("residue sample", "residue", spec.residue),
+    ):
+        if sample is None:
+            continue
+        if sample.deals is None:
+            out.append(StageCount(f"{name} ({sample.budget.text()})", 0, None))
+            continue
+        made = attempts[attempts["phase"] == phase]
+        stages = [(name, sample.budget, sample.deals)] + [
+            (f"{name} retry {k}", again.budget, still_unknown(attempts, phase, sample.deals, k))
+            for k, again in enumerate(sample.retries, start=1)
+        ]
+        for rung, (label, budget, deals) in enumerate(stages):
+            todo = {(int(d), p) for p, ds in deals.items() for d in ds}
+            tried = _keys(made[made["rung"] == rung]) & todo
+            out.append(StageCount(f"{label} ({budget.text()})", len(tried), len(todo)))
+    return out
 
 
 def estimates_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -58,6 +174,10 @@ def estimates_table(df: pd.DataFrame) -> pd.DataFrame:
         res_solved = int((g["in_residue_sample"] & g["residue_solved"]).to_numpy()[left].sum())
         if res_drawn > res_solved:
             finished = False  # an unfinished residue sample is not a random sample yet
+        # a row a rung has not tried yet is not hard: the stratum is not final
+        untried = int((g["ladder_untried"] & hard).sum()) if "ladder_untried" in g else 0
+        if untried:
+            finished = False
         # an unfinished subsample is not a simple random sample yet: no estimate
         done = in_sub if finished else np.zeros(len(g), bool)
         third = (g["in_residue_sample"] & g["residue_solved"]).to_numpy() if res_drawn else None
@@ -78,7 +198,8 @@ def estimates_table(df: pd.DataFrame) -> pd.DataFrame:
             **{f"proven_{r}" if r != "unknown" else r: k for r, k in counts.items()},
             **{f"{r}_pct": 100 * k / n for r, k in counts.items()},
             "won_share_of_decided_pct": 100 * counts["won"] / decided if decided else math.nan,
-            "hard": won.hard,
+            "hard": won.hard - untried,
+            "ladder_untried": untried,
             "subsample_drawn": drawn,
             "subsample_solved": solved,
             "subsample_residual": int(left.sum()),
@@ -125,7 +246,11 @@ def estimates_display(t: pd.DataFrame, name: str) -> pd.DataFrame:
         f"{_fmt(lo, digits)} .. {_fmt(hi, digits)}"
         for lo, hi in zip(t[f"{name}_bound_lo"], t[f"{name}_bound_hi"], strict=True)
     ]
-    out["hard (unknown after sweep+ladder)"] = t["hard"]
+    untried = t["ladder_untried"] if "ladder_untried" in t else [0] * len(t)
+    out["hard (unknown after sweep+ladder)"] = [
+        h if u == 0 else f"{h} (+{u} not yet tried: ladder unfinished)"
+        for h, u in zip(t["hard"], untried, strict=True)
+    ]
     out["subsample (phase 2): solved of drawn, still unknown"] = [
         "none" if drawn == 0 else f"{s} of {drawn}, {r} still unknown"
         for s, drawn, r in zip(
@@ -151,6 +276,8 @@ def _every_card(t: pd.DataFrame) -> str:
 
 def _estimate_cell(row: pd.Series, name: str, digits: int) -> str:
     if math.isnan(row[f"{name}_est_low"]):
+        if row.get("ladder_untried", 0) > 0:
+            return "- (ladder unfinished: bounds only)"
         if row["hard"] > 0 and row["subsample_drawn"] > row["subsample_solved"]:
             return "- (subsample unfinished: bounds only)"
         if row["residue_drawn"] > row["residue_solved"]:
@@ -273,8 +400,11 @@ def escalation_display(t: pd.DataFrame) -> pd.DataFrame:
 
 __all__ = [
     "ESTIMATE_TITLES",
+    "StageCount",
     "escalation_display",
     "escalation_rows",
+    "escalation_stages",
     "estimates_display",
     "estimates_table",
+    "ladder_untried",
 ]

@@ -75,3 +75,21 @@ def test_report_warns_about_an_unfinished_run(tmp_path):
     assert warnings == ["warning: run half holds 10 of 20 rows (unfinished)"]
     assert r.stdout.splitlines()[0] == "runs: half (unfinished: 10 of 20 rows), full"
     assert "Unfinished runs" in (tmp_path / "rep" / "report.md").read_text()
+
+
+@pytest.mark.parametrize(("text", "kind"), [("[]", "array"), ("3", "number"), ('"x"', "string")])
+@pytest.mark.parametrize("command", ["report", "sweep"])
+def test_run_json_not_an_object_is_one_error_line(full_run, text, kind, command):
+    spec = full_run / "run.json"
+    spec.write_text(text + "\n")
+    args = ["--deals", "0:10", "--nodes", "1000", "--out"] if command == "sweep" else []
+    one_error_line(run(command, *args, str(full_run)), "run.json is unreadable", f"JSON {kind}")
+    assert spec.read_text() == text + "\n"  # left for the user to mend, not replaced
+
+
+@pytest.mark.parametrize(("text", "kind"), [("[]", "array"), ("null", "null")])
+def test_escalate_json_not_an_object_is_one_error_line(full_run, text, kind):
+    spec = full_run / "escalate.json"
+    spec.write_text(text + "\n")
+    one_error_line(run("report", str(full_run)), "escalate.json is unreadable", f"JSON {kind}")
+    assert spec.read_text() == text + "\n"

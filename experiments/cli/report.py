@@ -38,7 +38,8 @@ def report_cmd(
     """Win-rate tables for one or more run folders.
 
     A run folder with fewer rows than its run.json asks for is reported as
-    unfinished, with a warning on stderr.
+    unfinished, with a warning on stderr; so is one whose escalation stopped
+    before a rung (or sample) tried all its rows. Give each folder once.
     """
     df = plot.load(runs)
     # check every output before the tables are printed: nothing half done
@@ -48,6 +49,8 @@ def report_cmd(
     rep = build_report(df)
     for count in rep.unfinished():
         click.echo(f"warning: {count.warning()}", err=True)
+    for count in rep.unfinished_escalations():
+        click.echo(f"warning: {count.escalation_warning()}", err=True)
     click.echo(rep.to_text(None if wide else shutil.get_terminal_size().columns))
     if out_dir:
         with writing(out_dir):

@@ -15,7 +15,7 @@ from pathlib import Path
 from canfield.engine.version import __version__
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.files import write_atomically
-from canfield.experiments.sweep.spec import parse_budget
+from canfield.experiments.sweep.spec import json_kind, parse_budget
 
 __all__ = [
     "ESCALATE_JSON",
@@ -221,6 +221,9 @@ class EscalationSpec:
 
     @classmethod
     def from_json(cls, fields: dict) -> EscalationSpec:
+        if not isinstance(fields, dict):
+            # read_escalation reports it as unreadable, as it does a truncated file
+            raise TypeError(f"it holds a JSON {json_kind(fields)}, not an object of fields")
         # files written before the residue and settling existed lack their keys
         # a sample recorded before samples kept their own version is the ladder's
         settle = fields.get("settle_from")

@@ -283,7 +283,19 @@ class SweepSpec:
     @classmethod
     def from_json(cls, fields: dict) -> SweepSpec:
         """Inverse of :meth:`to_json`; a ``run.json`` without a player is the
-        solver's, one without solver options used the defaults."""
+        solver's, one without solver options used the defaults.
+
+        Raises
+        ------
+        TypeError
+            If ``fields`` is not a JSON object (a list, a number, a string):
+            :meth:`.store.RunFolder.read_spec` reports it as an unreadable
+            ``run.json``, as it does a truncated one.
+        KeyError, ValueError
+            If a field is missing or malformed.
+        """
+        if not isinstance(fields, dict):
+            raise TypeError(f"it holds a JSON {json_kind(fields)}, not an object of fields")
         player = str(fields.get("player", "solver"))
         return cls(
             profiles=tuple(fields["profiles"]),
@@ -320,6 +332,13 @@ class SweepSpec:
             for key in keys
             if now[key] != before[key]
         ]
+
+
+def json_kind(value: object) -> str:
+    """What JSON calls the type of ``value``, for a message."""
+    # bool first: True is an int to Python but a boolean to JSON
+    kinds = ((bool, "boolean"), ((int, float), "number"), (str, "string"), (list, "array"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
 
 
 def default_solver_options(player: str) -> str:
