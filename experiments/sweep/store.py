@@ -43,6 +43,7 @@ from canfield.experiments.sweep.schema import (
     PLAYER_SCHEMA,
     SCHEMA,
     TIMING_COLUMNS,
+    bad_rows,
 )
 from canfield.experiments.sweep.spec import SweepSpec, default_solver_options
 
@@ -277,37 +278,78 @@ def load_run(path: str | os.PathLike) -> pd.DataFrame:
 
 def _read_parts(parts: list[Path]) -> pd.DataFrame:
     """The rows of ``parts``, one per (deal, profile), sorted (see :meth:`RunFolder.load`)."""
-    frames = []
-    for part in parts:
-        frame = _read_part(part)
-        frame["_part"] = part.name
-        frames.append(frame)
-    if not frames:
+    read = [(part, _read_table(part)) for part in parts]
+    if not read:
         return pa.Table.from_pylist([], schema=SCHEMA).to_pandas()
-    return _dedupe(pd.concat(frames, ignore_index=True))
+    rows = _dedupe(pd.concat([f.assign(_part=p.name) for p, f in read], ignore_index=True))
+    # Values are checked after the parts are matched, so a part that
+    # disagrees with another is named beside it; either way no part whose
+    # rows a sweep never writes reaches a tally, a report or a compaction.
+    for part, frame in read:
+        _check_rows(part, frame)
+    return rows
 
 
 def _read_part(path: Path) -> pd.DataFrame:
+    """The rows of the part at ``path``, checked like every part :meth:`RunFolder.load` reads.
+
+    Raises
+    ------
+    SweepError
+        If the part cannot be read, has other columns or types, or holds a
+        row no sweep writes (see :func:`.schema.bad_rows`).
+    """
+    rows = _read_table(path)
+    _check_rows(path, rows)
+    return rows
+
+
+def _damaged(path: Path, why: str) -> SweepError:
+    """The one error of a damaged part: ``--repair`` moves such a part aside."""
+    return SweepError(
+        f"damaged part {path}: {why} (rerun the sweep with --repair to move it aside)"
+    )
+
+
+def _check_rows(path: Path, rows: pd.DataFrame) -> None:
+    why = bad_rows(rows)
+    if why is not None:
+        raise _damaged(path, why)
+
+
+def _read_table(path: Path) -> pd.DataFrame:
+    """The rows of the part at ``path`` in :data:`.schema.SCHEMA`, upgraded
+    from older columns, their values unchecked."""
     try:
         table = pq.read_table(path)
     except Exception as exc:
         why = (str(exc).splitlines() or [""])[0]
-        raise SweepError(
-            f"damaged part {path}: {type(exc).__name__}: {why}"
-            " (rerun the sweep with --repair to move it aside)"
-        ) from None
+        raise _damaged(path, f"{type(exc).__name__}: {why}") from None
     names = tuple(table.schema.names)
-    if names == LEGACY_COLUMNS:
-        table = _upgrade_legacy(table.cast(LEGACY_SCHEMA))
-        names = PLAYER_COLUMNS
-    if names == PLAYER_COLUMNS:
-        table = _upgrade_solver_options(table.cast(PLAYER_SCHEMA))
-    elif names != COLUMNS:
-        raise SweepError(
-            f"damaged part {path}: unexpected columns (rerun the sweep with --repair to move it"
-            " aside)"
-        )
-    return table.cast(SCHEMA).to_pandas()
+    try:
+        if names == LEGACY_COLUMNS:
+            table = _upgrade_legacy(table.cast(LEGACY_SCHEMA))
+            names = PLAYER_COLUMNS
+        if names == PLAYER_COLUMNS:
+            table = _upgrade_solver_options(table.cast(PLAYER_SCHEMA))
+        elif names != COLUMNS:
+            raise _damaged(path, "unexpected columns")
+        return table.cast(SCHEMA).to_pandas()
+    except pa.ArrowException as exc:
+        # the right columns holding what their types cannot (a negative deal,
+        # text in banked): as damaged as a truncated file
+        why = (str(exc).splitlines() or [""])[0]
+        raise _damaged(path, f"column {_uncastable(table)}: {why}") from None
+
+
+def _uncastable(table: pa.Table) -> str:
+    """The first column of ``table`` that does not cast to its type in :data:`SCHEMA`."""
+    for name in table.schema.names:
+        try:
+            table.column(name).cast(SCHEMA.field(name).type)
+        except (pa.ArrowException, KeyError):
+            return name
+    return "?"
 
 
 def _complete_row(row: dict) -> dict:
