@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from canfield.experiments.bench.compare_baseline import compare
@@ -78,3 +79,62 @@ def test_the_committed_benchmark_against_the_committed_baselines():
     # the README's command exits 0 (no contradiction)
     res = CliRunner().invoke(main, ["compare", str(BENCH), *map(str, BASELINES)])
     assert res.exit_code == 0 and "contradictions 0" in res.stdout
+
+
+HEADER = "deal,profile,result,wall_seconds,states\n"
+GOOD = "0,strict,won,1.0,5\n1,strict,lost,1.0,5\n"  # as ours says
+
+
+def _compare(tmp_path: Path, text: str, name: str = "theirs.csv"):
+    """``canfield compare`` of the frames' ours against a baseline reading ``text``."""
+    ours, _ = _frames()
+    ours.to_csv(tmp_path / "ours.csv", index=False)
+    (tmp_path / name).write_text(text)
+    return CliRunner().invoke(main, ["compare", str(tmp_path / "ours.csv"), str(tmp_path / name)])
+
+
+def _one_error_line(res) -> str:
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith("error: ") and len(res.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in res.output
+    return res.stderr
+
+
+@pytest.mark.parametrize(
+    "lines, where, shown",
+    [
+        ("2,strict,WON,0.1,100\n3,strict,maybe,0.1,100\n4,strict,,,\n", "line 4", "'WON'"),
+        ("2,strict,won,0.1,100\n3,strict,,0.1,100\n", "line 5", "no result"),
+        ("abc,strict,won,0.1,100\n", "line 4", "'abc'"),
+        ("2,strict,won,1,2\n-3,strict,won,0.1,100\n", "line 5", "'-3'"),
+        ("2.5,strict,won,0.1,100\n", "line 4", "'2.5'"),
+        ("2,nosuch,won,0.1,100\n", "line 4", "unknown profile 'nosuch'"),
+    ],
+    ids=["results", "empty result", "text deal", "negative deal", "fractional deal", "profile"],
+)
+def test_a_garbled_line_is_one_error_naming_file_line_and_value(tmp_path, lines, where, shown):
+    err = _one_error_line(_compare(tmp_path, HEADER + GOOD + lines, "garbled.csv"))
+    assert "garbled.csv" in err and where in err and shown in err
+
+
+def test_blank_lines_are_skipped_but_counted_in_line_numbers(tmp_path):
+    res = _compare(tmp_path, HEADER + GOOD + "\n2,strict,unknown,1,2\n")
+    assert res.exit_code == 0 and "strict 3 deals" in res.stdout, res.output
+    err = _one_error_line(_compare(tmp_path, HEADER + GOOD + "\n2,strict,maybe,1,2\n"))
+    assert "line 5" in err and "'maybe'" in err
+
+
+@pytest.mark.parametrize(
+    "again",
+    ["3,strict,won,0.1,100\n", "3,strict,lost,0.1,100\n", "3,strict:draw=3,lost,1,2\n"],
+    ids=["agree", "disagree", "profile spelled out"],
+)
+def test_a_deal_listed_twice_is_bad_input_not_a_contradiction(tmp_path, again):
+    """Whether the two lines agree or not: neither an extra deal nor a clash of two solvers."""
+    text = HEADER + GOOD + "3,strict,won,0.014,2704\n" + again
+    err = _one_error_line(_compare(tmp_path, text, "dup.csv"))
+    assert "dup.csv" in err and "deal 3" in err and "(line 4, line 5)" in err
+    res = CliRunner().invoke(
+        main, ["compare", str(tmp_path / "dup.csv"), str(tmp_path / "dup.csv")]
+    )
+    assert "dup.csv" in _one_error_line(res)

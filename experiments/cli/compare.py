@@ -24,9 +24,10 @@ def compare_cmd(ctx: click.Context, ours: Path, baselines: tuple[Path, ...]) -> 
 
     OURS is the CSV of canfield bench solver. Each BASELINES CSV has deal,
     profile, result (won, lost or unknown) and optionally wall_seconds and
-    states. One line per baseline: the verdicts of both, the deals only one
-    decided, and the contradictions (won by one, lost by the other: a bug in
-    one of the two solvers). Exit code 1 if there is a contradiction.
+    states, one line per (profile, deal). One line per baseline: the verdicts
+    of both, the deals only one decided, and the contradictions (won by one,
+    lost by the other: a bug in one of the two solvers). Exit code 1 if
+    there is a contradiction.
     """
     try:
         mine = read_verdicts(ours)
