@@ -4,13 +4,13 @@ Two inputs. A move list (as ``canfield replay`` reads it) on one deal or
 position: every position of the line is solved and the table, the turn and
 (``--view``) an HTML step-through with the fate strip are printed or written.
 Or a sweep's run folder of blind-player games (``--deals A:B``): each stored
-game is analysed, the rows merged into ``RUN/analysis.csv`` and the table of
-losing decisions by kind printed (the players' report shows it too).
+game is analysed, the rows merged into ``RUN/analysis.csv`` (one row per game
+and budget, :func:`.decisions.write_rows`) and the table of losing decisions by
+kind printed (the players' report shows it too).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -18,7 +18,7 @@ import click
 
 from canfield.experiments.cli.budgets import TIME_BUDGET, memory_option
 from canfield.experiments.cli.errors import fail
-from canfield.experiments.cli.outputs import writable_file, writing
+from canfield.experiments.cli.outputs import json_line, writable_file, writing
 from canfield.experiments.cli.played import PlayedLine, line_options, read_line
 from canfield.experiments.view.fate import DEFAULT_NODES, Analysis, analyse
 
@@ -66,7 +66,7 @@ def _analyse_run(run: Path, deals: str, profile: str | None, budget, as_json: bo
         path = write_rows(run, rows)
     if as_json:
         for row in rows.to_dict("records"):
-            click.echo(json.dumps(row, default=str))
+            click.echo(json_line(row))
     else:
         click.echo(fit_to_width(kinds_table(rows), None))
     click.echo(f"wrote {path}", err=True)
@@ -75,7 +75,11 @@ def _analyse_run(run: Path, deals: str, profile: str | None, budget, as_json: bo
 @click.command("analyze")
 @click.argument("moves_path", metavar="MOVES|RUN")
 @line_options
-@click.option("--deals", metavar="A:B", help="RUN only: the stored games of deals A..B-1.")
+@click.option(
+    "--deals",
+    metavar="A:B",
+    help="RUN only: the stored games of deals A..B-1; their rows are written to RUN/analysis.csv.",
+)
 @click.option(
     "--nodes",
     type=click.IntRange(min=1),
@@ -90,7 +94,12 @@ def _analyse_run(run: Path, deals: str, profile: str | None, budget, as_json: bo
     help="Also a wall-clock budget per position, e.g. 2s [default: none].",
 )
 @memory_option()
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: one object (one per game).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON: one object (with RUN, one a line per game, as in RUN/analysis.csv).",
+)
 @click.option(
     "--view",
     "view_out",
@@ -113,8 +122,15 @@ def analyze_cmd(
     with the budget; the output names the first move after which the deal
     could no longer be won (only when both sides are proven), a move that still
     won there, and the most cards bankable after each move. Unknown stays
-    unknown. With a run folder of a blind player's sweep and --deals, every
-    stored game is analysed and the losing moves counted by kind.
+    unknown. Writes nothing but --view.
+
+    With a run folder RUN of a blind player's sweep and --deals, every stored
+    game is analysed and the losing moves counted by kind, a table row per
+    profile, player and budget. Writes RUN/analysis.csv (in the run folder;
+    'canfield report RUN' shows its table): one row per game and budget, each
+    with its budget (budget_nodes, budget_seconds, budget_memory), profile_full
+    and toolkit version. A game analysed again at the same budget replaces its
+    row; rows at other budgets are kept beside it, never counted together.
     """
     seconds = math.inf if budget is None else budget
     run = Path(moves_path)
@@ -132,10 +148,11 @@ def analyze_cmd(
     if deals is not None:
         fail("--deals is for a run folder; MOVES is a move list")
     line = read_line(moves_path, **deal_options)
-    out = writable_file(view_out, "--view") if view_out else None
+    inputs = line.inputs(moves_path, deal_options)
+    out = writable_file(view_out, "--view", inputs) if view_out else None
     a = analyse(line.start, line.moves, seconds, nodes, memory)
     if as_json:
-        click.echo(json.dumps({**a.to_json(), "source": line.source.to_json()}))
+        click.echo(json_line({**a.to_json(), "source": line.source.to_json()}))
     else:
         _print_text(line, a)
     if out is not None:

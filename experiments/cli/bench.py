@@ -82,8 +82,13 @@ def output_options(name: str):
     return decorate
 
 
-def result_path(out: str | None, publish: bool, name: str) -> Path:
-    """The result file of ``--out``/``--publish``, checked writable before any work."""
+def result_path(
+    out: str | None, publish: bool, name: str, inputs: Sequence[str | Path] = ()
+) -> Path:
+    """The result file of ``--out``/``--publish``, checked writable before any work.
+
+    ``inputs`` are the run folders the benchmark reads: the result may not
+    write over a file in them."""
     if out and publish:
         fail("give --out or --publish, not both")
     if publish:
@@ -92,7 +97,7 @@ def result_path(out: str | None, publish: bool, name: str) -> Path:
         path = PUBLISHED_BENCH / name
     else:
         path = Path(out) if out else RUNS_BENCH / name
-    return writable_file(path, "--out")
+    return writable_file(path, "--out", inputs)
 
 
 @click.group("bench")
@@ -235,7 +240,9 @@ def table_cmd(
         fail("--sizes needs at least one size, e.g. 64MB,512MB")
     prof = parse_profile(profile)
     deal_range = _deal_range(rows, "--rows") if rows else None
-    path = result_path(out, publish, "table.csv")
+    # --rows reads the published sweep of the checkout the code runs from
+    published = Path(table.__file__).resolve().parents[2] / table.MAIN_10K
+    path = result_path(out, publish, "table.csv", [published] if deal_range else [])
     with writing(path):
         table.bench(
             prof.canonical(),
@@ -413,7 +420,7 @@ def verify_cmd(
         verify.lost_deals(run, prof[0], deal_range)
     except SweepError as exc:
         fail(str(exc))
-    path = result_path(out, publish, "verify.csv")
+    path = result_path(out, publish, "verify.csv", [run])
     with writing(path):
         _, contradictions = verify.bench(run, prof[0], deal_range, extra, nodes, memory, path)
     if contradictions:

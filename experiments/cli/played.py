@@ -29,6 +29,17 @@ class PlayedLine:
     moves: list[Move]
     source: Source
 
+    def inputs(self, moves_path: str, deal_options: dict) -> list[str | None]:
+        """Every file this line was read from: the move list, a ``--file`` list,
+        the position file (given, or named by the solve header); an output may
+        be none of them."""
+        return [
+            moves_path,
+            deal_options.get("deal_file"),
+            deal_options.get("position_file"),
+            self.source.position,
+        ]
+
     def title(self) -> str:
         pick = self.start.game.pick
         picked = f"  pick {card_str(pick)}" if pick is not None else ""

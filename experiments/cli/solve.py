@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import math
 import time
 from dataclasses import dataclass
 
@@ -15,6 +15,7 @@ from canfield.experiments.cli.budgets import NODE_COUNT, budget_option, memory_o
 from canfield.experiments.cli.errors import fail, user_errors
 from canfield.experiments.cli.header import header_line
 from canfield.experiments.cli.options import PROFILE_HELP, check_pick, parse_pick
+from canfield.experiments.cli.outputs import json_line, writable_file, writing
 from canfield.experiments.cli.sources import Source, cards_source, read_list
 from canfield.solver.budgets import unset_seconds
 from canfield.solver.portfolio import cores, members, solve_portfolio
@@ -104,14 +105,20 @@ def _members(job: _Job, threads: int, opts: dict) -> list[tuple[str, dict]]:
         fail(f"{exc}; use fewer threads")
 
 
-def _print_human(r: SolveResult, source: Source) -> None:
-    # every line but the moves starts with '#', so the whole output replays
+def _print_human(r: SolveResult, source: Source, cards: int) -> None:
+    # every line but the moves starts with '#', so the whole output replays:
+    # the solution of a win, else the best line found, which replays to the
+    # banked count of the header (``cards``: all cards of the game)
     click.echo(header_line(source, r.profile, r.pick, r.result, r.banked))
     if r.result == "won":
         for i, line in enumerate(r.moves, 1):
             click.echo(f"{i:4d}. {line}")
-    elif r.result == "unknown":
-        click.echo(f"# budget ran out ({r.stop_reason}): unknown, not lost")
+    else:
+        if r.result == "unknown":
+            click.echo(f"# budget ran out ({r.stop_reason}): unknown, not lost")
+        click.echo(f"# best line found, not a solution: it ends at banked {r.banked}/{cards}")
+        for i, line in enumerate(r.best_line, 1):
+            click.echo(f"{i:4d}. {line}")
     click.echo(
         f"# {r.nodes} nodes, {r.seconds:.3f} s, {r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s, "
         f"{r.children} children, max depth {r.max_depth}, forced home (P1) {r.pruned}, "
@@ -260,7 +267,11 @@ def solve_cmd(
 
     Every input is checked before the solver compiles. Each result names its
     deal or position (and --file line); the human output replays as it is:
-    'canfield replay FILE' reads the deal, profile and pick from its header.
+    'canfield replay FILE' reads the deal, profile and pick from its header and
+    plays the solution, or, when not won, the best line found (labelled, not a
+    solution), to the banked count of the header. --json adds the budget
+    (budget_seconds, budget_nodes, budget_memory) and profile_full, as a
+    sweep row names them.
     """
     if budget is None:
         budget = unset_seconds(nodes)
@@ -297,7 +308,7 @@ def solve_cmd(
         raise click.UsageError("--turn turns the depth-first search on one core: --strategy dfs")
     if turn and any(job.profile.packs == 2 for job in jobs):
         fail("--turn: two packs (double) are searched in the usual order only")
-    view = _view_target(view_out, jobs)
+    view = _view_target(view_out, jobs, (position_file, file))
     opts = {
         "memory": memory,
         "prune": rules,
@@ -329,9 +340,10 @@ def solve_cmd(
                 contradicted.append(f"{job.source.label()}: {', '.join(checked.contradictions)}")
         if as_json:
             extra = {"verify": checked.to_json() if checked else None} if verify else {}
-            click.echo(json.dumps({**r.to_json(), "source": job.source.to_json(), **extra}))
+            record = {**r.to_json(), **_budget_fields(job, budget, nodes, memory)}
+            click.echo(json_line({**record, "source": job.source.to_json(), **extra}))
         else:
-            _print_human(r, job.source)
+            _print_human(r, job.source, 52 * job.profile.packs)
             if verify:
                 _print_verification(r, checked)
         if view is not None:
@@ -368,23 +380,35 @@ def _print_verification(r: SolveResult, checked: Verification | None) -> None:
     )
 
 
-def _view_target(view_out: str | None, jobs: list[_Job]):
-    """The checked ``--view`` file, or None; one solve of a known position only."""
+def _budget_fields(job: _Job, seconds: float, nodes: int | None, memory: int) -> dict:
+    """The full profile and the budget of a solve, named as a sweep row names them
+    (``experiments.sweep.schema``), so a JSON result says what it was solved with."""
+    return {
+        "profile_full": job.profile.full(),
+        "budget_seconds": None if math.isinf(seconds) else seconds,
+        "budget_nodes": nodes,
+        "budget_memory": memory,
+    }
+
+
+def _view_target(view_out: str | None, jobs: list[_Job], inputs: tuple[str | None, ...]):
+    """The checked ``--view`` file, or None; one solve of a known position only.
+
+    ``inputs`` are the files named by options (``--position``, ``--file``); the
+    position files a ``--file`` list names are inputs too."""
     if view_out is None:
         return None
     if len(jobs) != 1:
         fail("--view writes one solve; give one deal or position, not a list")
     if jobs[0].position is None:
         fail("--view under selective needs --pick (the base card of the line shown)")
-    from canfield.experiments.cli.outputs import writable_file
-
-    return writable_file(view_out, "--view")
+    named = [job.source.position for job in jobs]
+    return writable_file(view_out, "--view", [*inputs, *named])
 
 
 def _write_view(path, job: _Job, r: SolveResult) -> None:
     """Write the solve's line (the solution, else the best line) as the HTML view."""
     from canfield.engine.notation import parse_move
-    from canfield.experiments.cli.outputs import writing
     from canfield.experiments.view.html import view_page, write
 
     line = r.moves if r.result == "won" else r.best_line

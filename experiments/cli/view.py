@@ -28,7 +28,7 @@ def view_cmd(moves_path: str, out: str, **deal_options) -> None:
     and a slider step through the line, every table computed by the engine.
     """
     line = read_line(moves_path, **deal_options)
-    path = writable_file(out, "--out")
+    path = writable_file(out, "--out", line.inputs(moves_path, deal_options))
     with writing(path.parent):
         write(path, view_page(line.start, line.moves, line.title()))
     click.echo(f"wrote {path} ({len(line.moves)} moves)", err=True)

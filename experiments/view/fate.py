@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 
 from canfield.engine.notation import Move, parse_move
 from canfield.engine.position import Position
+from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.view.frames import positions
 from canfield.solver.search import solve
@@ -117,6 +118,7 @@ class Analysis:
     def to_json(self) -> dict:
         return {
             "profile": self.profile,
+            "profile_full": parse_profile(self.profile).full(),
             "moves": len(self.moves),
             "turn": {**asdict(self.turn), "text": self.turn.text()},
             "points": [p.to_json() for p in self.points],

@@ -67,7 +67,15 @@ def analyse_games(
         )
         if progress is not None:
             progress()
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    if df.empty:
+        return df
+    # move numbers stay whole numbers where some games have none (not 77.0),
+    # and "no time budget" is a missing float, as analysis.csv reads it back
+    for col in ("losing_move", "first", "last"):
+        df[col] = df[col].astype("Int64")
+    df["budget_seconds"] = df["budget_seconds"].astype(float)
+    return df
 
 
 def _kind(start: Position, moves: list, number: int) -> str:
