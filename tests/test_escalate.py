@@ -350,6 +350,27 @@ def test_attempts_parts_that_disagree_are_an_error(one_worker, tmp_path):
         store.load()
 
 
+@pytest.mark.long(31)
+def test_an_attempts_part_with_a_value_no_escalation_writes_is_set_aside(one_worker, tmp_path):
+    """A readable part whose rows hold what no escalation writes (a result
+    that is no verdict) is damaged: report names it in one line, and
+    escalate sets it aside and makes its attempts again, as for a torn part."""
+    run = copy(one_worker, tmp_path / "odd")
+    store = AttemptStore(run)
+    part = store.part_files()[0]
+    made = pq.read_table(part).to_pylist()
+    store.write_part(int(part.stem[5:]), [made[0] | {"result": "foo"}, *made[1:]])
+    with pytest.raises(SweepError, match="result 'foo' is not won, lost or unknown"):
+        store.load()
+    r = cli("report", str(run))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"damaged attempts part {part}" in r.stderr.strip().splitlines()[-1]
+    r = cli("escalate", str(run), "--ladder", LADDER, "--memory", "16MB", "--no-progress")
+    assert r.returncode == 0, r.stderr
+    assert (store.damaged_dir / part.name).exists()
+    pd.testing.assert_frame_equal(attempts(one_worker), attempts(run))
+
+
 # --------------------------------------------------------------------------- residue (phase 3)
 
 RESIDUE = ["--residue", "3", "--seed", "7", "--nodes", "1M", "--memory", "16MB"]

@@ -37,7 +37,7 @@ from canfield.engine.profiles import parse_profile
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_spec import read_escalation
 from canfield.experiments.sweep.files import fsync_dir, move_aside, write_atomically
-from canfield.experiments.sweep.schema import SCHEMA, TIMING_COLUMNS
+from canfield.experiments.sweep.schema import SCHEMA, TIMING_COLUMNS, bad_rows
 
 #: The columns of an attempt: a sweep row's, then the escalation's own.
 ATTEMPT_SCHEMA = pa.schema(
@@ -128,10 +128,10 @@ class AttemptStore:
             If a part cannot be read (``canfield escalate`` sets it aside and
             makes its attempts again).
         """
-        frames = [_read(p) for p in self.part_files()]
-        if not frames:
+        read = [(p, _read(p, check=False)) for p in self.part_files()]
+        if not read:
             return pa.Table.from_pylist([], schema=ATTEMPT_SCHEMA).to_pandas()
-        rows = pd.concat(frames, ignore_index=True)
+        rows = pd.concat([frame for _, frame in read], ignore_index=True)
         # a batch is only written once; equal keys can only come from a part
         # copied by hand: keep the first, unless the two disagree
         key = ["phase", "rung", "deal", "profile"]
@@ -142,6 +142,10 @@ class AttemptStore:
                 f"two attempts parts in {self.path} disagree about the same attempt;"
                 " move the wrong one aside"
             )
+        # values after the match, so a part that disagrees with another is
+        # named as such (as the sweep's parts are)
+        for part, frame in read:
+            _check(part, frame)
         rows = rows.drop_duplicates(key, keep="first")
         order = rows["phase"].map({p: i for i, p in enumerate(PHASES)})
         return (
@@ -152,7 +156,9 @@ class AttemptStore:
         )
 
 
-def _read(path: Path) -> pd.DataFrame:
+def _read(path: Path, check: bool = True) -> pd.DataFrame:
+    """The attempts of the part at ``path``; with ``check``, its values too
+    (:func:`_check`)."""
     try:
         table = pq.read_table(path)
     except Exception as exc:
@@ -160,7 +166,25 @@ def _read(path: Path) -> pd.DataFrame:
         raise SweepError(f"damaged attempts part {path}: {type(exc).__name__}: {why}") from None
     if tuple(table.schema.names) != ATTEMPT_COLUMNS:
         raise SweepError(f"damaged attempts part {path}: unexpected columns")
-    return table.cast(ATTEMPT_SCHEMA).to_pandas()
+    try:
+        rows = table.cast(ATTEMPT_SCHEMA).to_pandas()
+    except pa.ArrowException as exc:
+        why = (str(exc).splitlines() or [""])[0]
+        raise SweepError(f"damaged attempts part {path}: {why}") from None
+    if check:
+        _check(path, rows)
+    return rows
+
+
+def _check(path: Path, rows: pd.DataFrame) -> None:
+    """As for the sweep's parts: a row no escalation writes is damage, which
+    ``canfield escalate`` sets aside and makes again, not a row to tally."""
+    why = bad_rows(rows)
+    odd = sorted(set(rows["phase"]) - set(PHASES), key=str)
+    if why is None and odd:
+        why = f"phase {odd[0]!r} is not one of {', '.join(PHASES)}"
+    if why is not None:
+        raise SweepError(f"damaged attempts part {path}: {why}")
 
 
 def merge_attempts(
