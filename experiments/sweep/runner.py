@@ -16,13 +16,24 @@ from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.games import store_games
 from canfield.experiments.sweep.progress import ResultTally, SweepProgress
 from canfield.experiments.sweep.rows import run_batch, warm_up_for
-from canfield.experiments.sweep.spec import SEARCHING_PLAYERS, SweepSpec, parse_solver_options
+from canfield.experiments.sweep.spec import (
+    MAX_LISTED_DEALS,
+    SEARCHING_PLAYERS,
+    SweepSpec,
+    parse_solver_options,
+)
 from canfield.experiments.sweep.store import RunFolder
 from canfield.experiments.sweep.workers import Batch, BatchArgs, OnRows, Task, run_local
 from canfield.solver.search import is_compiled
 
 #: How long to wait for a dask scheduler before giving up.
 DASK_CONNECT_TIMEOUT = "10s"
+
+
+#: Most rows one run folder may plan (deals times profiles): its batches are
+#: listed in memory before the first is run. The same bound as a listed
+#: deal set's; main-100k, the largest published run, has 400,000.
+MAX_SWEEP_ROWS = MAX_LISTED_DEALS
 
 
 def plan_batches(spec: SweepSpec, done: set[tuple[int, str]], batch_size: int) -> list[Batch]:
@@ -117,6 +128,7 @@ def run_sweep(
         If a row crashed; the parts finished before it are kept.
     """
     check_run_args(batch_size, workers, scheduler)
+    check_sweep_size(spec)
     folder = RunFolder(out)
     folder.check(spec)
     client = connect_dask(scheduler) if scheduler else None
@@ -214,6 +226,26 @@ def check_run_args(batch_size: int, workers: int | None, scheduler: str | None) 
         raise SweepError(f"--workers must be positive, got {workers}")
     if workers is not None and scheduler:
         raise SweepError("--workers counts local processes; with --scheduler the cluster's run")
+
+
+def check_sweep_size(spec: SweepSpec) -> None:
+    """Check that the sweep's rows can be planned: its batches are listed in
+    memory, so a range of a trillion deals would fill it (and ``len`` of a
+    range past 2**63 deals cannot even be taken).
+
+    Raises
+    ------
+    SweepError
+        If the deals times the profiles exceed ``MAX_SWEEP_ROWS``.
+    """
+    deals = spec.deals
+    count = deals.stop - deals.start if isinstance(deals, range) else len(deals)
+    rows = count * len(spec.profiles)
+    if rows > MAX_SWEEP_ROWS:
+        raise SweepError(
+            f"the sweep asks for {rows:,} rows ({count:,} deals x {len(spec.profiles)} "
+            f"profile(s)); one run folder holds at most {MAX_SWEEP_ROWS:,}: split the deals"
+        )
 
 
 def execute(
