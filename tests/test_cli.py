@@ -341,3 +341,20 @@ def test_solve_reads_a_node_budget_with_a_suffix_as_escalate_does():
     assert 0 < row["nodes"] <= 2000
     assert_user_error(run("solve", "3", "--nodes", "2.5x"), "cannot read a node budget")
     assert_user_error(run("solve", "3", "--nodes", "0"), "positive whole number")
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("-1", "-1 is not a deal number (0 to 2^64-1"),
+        ("+5", "+5 is not a deal number"),
+        ("5.0", "5.0 is not a deal number"),
+        ("nosuch.txt", "no such position file: nosuch.txt"),
+    ],
+)
+def test_a_list_line_that_is_neither_deal_nor_file_says_which(tmp_path, line, says):
+    """A line written as a number meant a deal: say what a deal number is, not
+    that no file has that name."""
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"3\n{line}\n")
+    assert_user_error(run("solve", "--file", str(listing), "--nodes", "100"), "line 2:", says)
