@@ -353,6 +353,8 @@ class Position:
         """The position after ``move``; raises :class:`IllegalMove` with the reason."""
         if isinstance(move, str):
             move = parse_move(move)
+        if not isinstance(move, Move | Pick):
+            raise TypeError(f"a move is a Move or its notation (e.g. 'W>F'), not {move!r}")
         if isinstance(move, Pick):
             raise IllegalMove("a base card is picked only before the first move (selective)")
         if move not in self.legal_moves():

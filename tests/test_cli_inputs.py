@@ -20,6 +20,7 @@ from canfield.engine.position import Position
 from canfield.experiments.cli import main
 from canfield.experiments.cli import solve as solve_module
 from canfield.experiments.cli.budgets import MEMORY_SIZE, TIME_BUDGET
+from canfield.experiments.sweep.spec import MIN_MEMORY_TEXT
 from canfield.solver import config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,6 +69,13 @@ def test_budget_types_read_units_and_numbers_from_python():
 def test_solve_help_names_the_one_memory_default():
     text = run("solve", "--help").output
     assert f"{config.DEFAULT_MEMORY >> 30}GiB" in text and "-p, --profile" in text
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_memory_help_names_the_smallest_table(command):
+    # below it a solve took more memory than it was given: it is refused
+    text = " ".join(run(command, "--help").output.split())
+    assert f"per solve, e.g. 256MB or 2GB; at least {MIN_MEMORY_TEXT}," in text
 
 
 # ---- an option given twice ----------------------------------------------------------

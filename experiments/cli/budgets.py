@@ -1,21 +1,25 @@
-"""The ``--budget`` and ``--memory`` options of the solver commands.
+"""The ``--budget``, ``--memory`` and ``--nodes`` options of the solver commands.
 
 On the command line a budget must name its unit: ``--budget 50000`` (meant
 as ``--nodes 50000``?) would otherwise be read as 14 hours and ``--memory 10``
-as ten bytes. :data:`TIME_BUDGET` and :data:`MEMORY_SIZE` are the click types
-that say so; :func:`budget_option` and :func:`memory_option` are the options
-every solver command shares. The Python API (``solver.search``) still takes
-plain numbers.
+as ten bytes. :data:`TIME_BUDGET`, :data:`MEMORY_SIZE` and :data:`NODE_COUNT`
+are the click types that say so; :func:`budget_option` and
+:func:`memory_option` are the options every solver command shares.
+
+The checks themselves are ``experiments.sweep.spec``'s :func:`read_seconds`,
+:func:`read_bytes` and :func:`read_nodes`, which ``canfield sweep`` and
+``escalate`` (whose budgets are plain text) and the Python API
+(``canfield.solve``, ``canfield.sweep``) use too, so a budget one of them
+refuses (NaN, zero, a table below ``MIN_MEMORY``) the others refuse alike.
+The Python API also takes plain numbers (seconds, bytes).
 """
 
 from __future__ import annotations
 
 import click
 
-from canfield.experiments.sweep.errors import SweepError
-from canfield.experiments.sweep.escalation_spec import parse_nodes
+from canfield.experiments.sweep.spec import MIN_MEMORY_TEXT, read_bytes, read_nodes, read_seconds
 from canfield.solver import config
-from canfield.solver.budgets import bytes_of, seconds_of
 
 
 def size_text(nbytes: int) -> str:
@@ -40,7 +44,8 @@ class WithUnit(click.ParamType):
     kind : type
         Values already of this type (a default given as a number) pass unchanged.
     read : callable
-        Text to value; raises ValueError with the message the user sees.
+        Text to value; raises ValueError (or TypeError) with the message the
+        user sees.
     """
 
     def __init__(self, name: str, kind: type, read) -> None:
@@ -53,24 +58,16 @@ class WithUnit(click.ParamType):
             return value
         try:
             return self.read(value)
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             self.fail(str(exc), param, ctx)
 
 
-def _nodes_of(text: str) -> int:
-    """A node budget as ``escalate --nodes`` reads it (``50000``, ``200K``,
-    ``15M``); its error as a ValueError, which :class:`WithUnit` reports."""
-    try:
-        return parse_nodes(text)
-    except SweepError as exc:
-        raise ValueError(str(exc)) from None
-
-
-#: ``type=`` of a ``--budget`` option (seconds) and of a ``--memory`` option (bytes).
-TIME_BUDGET = WithUnit("DURATION", float, seconds_of)
-MEMORY_SIZE = WithUnit("SIZE", int, bytes_of)
+#: ``type=`` of a ``--budget`` option (seconds; ``inf``: no time budget) and of
+#: a ``--memory`` option (bytes, at least ``MIN_MEMORY``).
+TIME_BUDGET = WithUnit("DURATION", float, read_seconds)
+MEMORY_SIZE = WithUnit("SIZE", int, read_bytes)
 #: ``type=`` of a ``--nodes`` option: a count, bare or with K, M or G (no unit needed).
-NODE_COUNT = WithUnit("N", int, _nodes_of)
+NODE_COUNT = WithUnit("N", int, read_nodes)
 
 
 def budget_option(default: str | None = f"{config.DEFAULT_SECONDS:g}s", help: str | None = None):
@@ -84,7 +81,13 @@ def budget_option(default: str | None = f"{config.DEFAULT_SECONDS:g}s", help: st
     )
 
 
-def memory_option(help: str = "Most transposition-table memory per solve, e.g. 256MB or 2GB."):
+#: What a ``--memory`` option's help says of its values.
+MEMORY_HELP = (
+    f"e.g. 256MB or 2GB; at least {MIN_MEMORY_TEXT}, the smallest table a search keeps within"
+)
+
+
+def memory_option(help: str = f"Most transposition-table memory per solve, {MEMORY_HELP}."):
     """The ``--memory`` option, defaulting to ``solver.config.DEFAULT_MEMORY``, given as bytes."""
     return click.option(
         "--memory",
@@ -112,10 +115,11 @@ def budgets(budget: str, memory: str | None) -> tuple[float, int]:
     Raises
     ------
     click.UsageError
-        For a budget or size that cannot be read or has no unit, or a table
-        of more than half of this machine's RAM.
+        For a budget or size that cannot be read or has no unit, a budget that
+        is not a positive duration, or a table below ``MIN_MEMORY`` or of more
+        than half of this machine's RAM.
     """
     try:
-        return seconds_of(budget), bytes_of(memory) if memory else config.DEFAULT_MEMORY
-    except ValueError as exc:
+        return read_seconds(budget), read_bytes(memory) if memory else config.DEFAULT_MEMORY
+    except (TypeError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None

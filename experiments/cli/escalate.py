@@ -14,6 +14,7 @@ import sys
 
 import click
 
+from canfield.experiments.cli.budgets import MEMORY_HELP
 from canfield.experiments.cli.errors import fail, run_folder_errors
 from canfield.experiments.cli.pool import pool_options
 
@@ -79,7 +80,7 @@ from canfield.experiments.cli.pool import pool_options
     "--memory",
     default=None,
     help="Transposition-table size per solve of this call's new rungs and subsample, "
-    "e.g. 4GB [default: 1GiB, or what the run folder recorded].",
+    f"{MEMORY_HELP} [default: 1GiB, or what the run folder recorded].",
 )
 @pool_options
 @click.option(

@@ -39,10 +39,21 @@ def parse_pick(text: str | None) -> int | None:
     return None if text is None else parse_card(text)
 
 
-def check_pick(profile: Profile, pick: int | None) -> None:
-    """Refuse a base pick under a profile that deals its base card."""
+def pick_refusal(profile: Profile, pick: int | None) -> str | None:
+    """Why ``pick`` cannot be given under ``profile`` (one that deals its
+    base card), or None when it can: the one rule of ``--pick`` and of the
+    Python API's ``pick=``, where it was once ignored without a word."""
     if pick is not None and profile.layout != "selective":
-        fail(f"a base pick is only for the selective profile, not {profile.canonical()}")
+        return f"a base pick is only for the selective profile, not {profile.canonical()}"
+    return None
+
+
+def check_pick(profile: Profile, pick: int | None) -> None:
+    """Refuse a base pick under a profile that deals its base card (one
+    ``error:`` line, :func:`pick_refusal`)."""
+    refusal = pick_refusal(profile, pick)
+    if refusal is not None:
+        fail(refusal)
 
 
 def start_position(

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from canfield.experiments.cli.budgets import NODE_COUNT
+from canfield.experiments.cli.budgets import MEMORY_HELP, NODE_COUNT
 from canfield.experiments.cli.errors import run_folder_errors
 from canfield.experiments.cli.pool import pool_options
 from canfield.experiments.sweep import (
@@ -51,8 +51,8 @@ from canfield.solver.search import ONE_CORE_STRATEGIES
 @click.option(
     "--memory",
     default=None,
-    help="Transposition-table size per solve (per sample for pimc), e.g. 256MB "
-    "[default: 1GiB, or what the run folder recorded].",
+    help="Transposition-table size per solve (per sample for pimc), "
+    f"{MEMORY_HELP} [default: 1GiB, or what the run folder recorded].",
 )
 @click.option(
     "--prune",

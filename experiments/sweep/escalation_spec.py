@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from canfield.engine.version import __version__
 from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.files import write_atomically
-from canfield.experiments.sweep.spec import json_kind, parse_budget
+
+# parse_nodes is read where the other budgets are (one check for the command
+# line and the Python API) and re-exported here, where escalate reads it
+from canfield.experiments.sweep.spec import json_kind, parse_budget, parse_nodes
 
 __all__ = [
     "ESCALATE_JSON",
@@ -34,25 +36,6 @@ __all__ = [
 
 #: The file of a run folder that records the escalation.
 ESCALATE_JSON = "escalate.json"
-_NODES_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)\s*$")
-_SCALE = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
-
-
-def parse_nodes(text: str) -> int:
-    """A node budget such as ``'50000'``, ``'20K'``, ``'1M'`` or ``'1.5M'``.
-
-    Raises
-    ------
-    SweepError
-        If the text is not a positive whole number of nodes.
-    """
-    match = _NODES_RE.match(text)
-    if not match:
-        raise SweepError(f"cannot read a node budget from {text!r} (write it like 200K or 20M)")
-    value = float(match.group(1)) * _SCALE[match.group(2).lower()]
-    if value != int(value) or value <= 0:
-        raise SweepError(f"a node budget must be a positive whole number, got {text!r}")
-    return int(value)
 
 
 def nodes_text(nodes: int) -> str:
@@ -90,7 +73,7 @@ def parse_ladder(text: str, memory: int) -> list[Budget]:
         if not piece:
             raise SweepError(f"empty rung in --ladder {text!r} (write it like 1M,20M)")
         if piece[-1:].lower() == "s":
-            rungs.append(Budget(None, parse_budget(piece), memory))
+            rungs.append(Budget(None, parse_budget(piece, "a --ladder rung"), memory))
         else:
             rungs.append(Budget(parse_nodes(piece), None, memory))
     check_rising(rungs)

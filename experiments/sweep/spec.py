@@ -6,6 +6,9 @@ stores it as ``run.json``, and a resumed sweep must bring the same one.
 
 from __future__ import annotations
 
+import math
+import numbers
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
@@ -13,8 +16,8 @@ from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.players import DEFAULT_PIMC_K
 from canfield.experiments.sweep.errors import SweepError
-from canfield.solver.budgets import bytes_of, seconds_of
-from canfield.solver.config import DEFAULT_MEMORY
+from canfield.solver.budgets import bytes_of, parse_bytes, seconds_of
+from canfield.solver.config import DEFAULT_MEMORY, QUARTER_RAM
 from canfield.solver.search import ONE_CORE_STRATEGIES, PRUNING_RULES
 from canfield.solver.search import prune_mask as solver_prune_mask
 
@@ -120,33 +123,268 @@ def split_profiles(texts: str | Iterable[str]) -> list[str]:
     return canonical
 
 
-def parse_budget(text: str | None) -> float | None:
-    """A wall-clock budget such as ``'10s'`` or ``'500ms'``; ``None`` passes through.
+#: The smallest memory budget a solve accepts (``--memory``, ``memory=``):
+#: every search's smallest table fits in it (the depth-first table at least
+#: 1024 slots of 20-28 bytes, and each probe's slice at least 64 KiB, since
+#: ``solver.budgets.slice_limits`` never gives less; the two-pack table at
+#: least 4096 slots of 97 bytes; the layered search's first arrays a quarter
+#: of the budget), so below it a solve would take more memory than it was
+#: given, and say so only in ``peak_table_bytes``.
+MIN_MEMORY = 1 << 20
+#: :data:`MIN_MEMORY` as the option's help and the error messages write it.
+MIN_MEMORY_TEXT = "1MiB"
+#: The most a memory budget may be: a table of more than half of this
+#: machine's RAM would swap (``solver.budgets.bytes_of`` says so for text).
+MAX_MEMORY = 2 * QUARTER_RAM
+
+_NODES_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)\s*$")
+_SCALE = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
+
+
+def _is_number(value: object) -> bool:
+    """Whether ``value`` is a real number (numpy's too), not a bool: True is an
+    int to Python, but ``nodes=True`` is a mistake, not one node."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _whole(value: numbers.Real) -> int | None:
+    """``value`` as an int when it is a whole number (``2e4``), else None
+    (``1.5``, NaN, infinity)."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    number = float(value)
+    return int(number) if number.is_integer() else None
+
+
+def read_seconds(value: str | float, name: str | None = None) -> float:
+    """Seconds of a time budget: the one check of ``--budget`` and ``budget=``.
+
+    Parameters
+    ----------
+    value : str or float
+        Text as the command line writes it, with its unit (``'10s'``,
+        ``'500ms'``, ``'2m'``: a bare ``'10'`` might be a node count), or a
+        number of seconds. ``inf`` (``'inf'``, ``float('inf')``) is no time
+        budget.
+    name : str, optional
+        The argument's name in messages (``'budget'``); None for a message
+        that names what it is (``'a time budget'``), as a click option's is
+        prefixed with the option's name already.
+
+    Returns
+    -------
+    float
+        Seconds, positive; infinite for no time budget.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is neither text nor a number.
+    ValueError
+        If the text cannot be read or has no unit, or the budget is not a
+        positive duration (zero, negative or NaN).
+    """
+    what = name or "a time budget"
+    if not isinstance(value, str) and not _is_number(value):
+        raise TypeError(
+            f"{what} must be a duration such as '10s' or '500ms', or a number of seconds; "
+            f"not {type(value).__name__} {value!r}"
+        )
+    if isinstance(value, str):
+        try:
+            seconds = seconds_of(value)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}" if name else str(exc)) from None
+    else:
+        seconds = float(value)
+    # NaN passes the parser (every comparison with it is false): it would run
+    # as no budget at all, and be written to run.json as NaN, which is not JSON
+    if not seconds > 0:
+        raise ValueError(
+            f"{what} must be a positive duration, got {value!r} (write it like 10s or 500ms)"
+        )
+    return seconds
+
+
+def read_bytes(value: str | int, name: str | None = None) -> int:
+    """Bytes of a memory budget: the one check of ``--memory`` and ``memory=``.
+
+    Parameters
+    ----------
+    value : str or int
+        Text as the command line writes it, with its unit (``'256MB'``,
+        ``'2GB'``; binary: 1MB is 2**20 bytes), or a number of bytes (a float
+        only when whole, such as ``1.5e8``).
+    name : str, optional
+        The argument's name in messages (``'memory'``); None for ``'a memory
+        size'`` (see :func:`read_seconds`).
+
+    Returns
+    -------
+    int
+        Bytes, from :data:`MIN_MEMORY` to :data:`MAX_MEMORY`.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is neither text nor a number.
+    ValueError
+        If the text cannot be read or has no unit, the number is not whole,
+        or the size is below :data:`MIN_MEMORY` (the smallest table every
+        search keeps within) or above :data:`MAX_MEMORY`.
+    """
+    what = name or "a memory size"
+    if not isinstance(value, str) and not _is_number(value):
+        raise TypeError(
+            f"{what} must be a size such as '256MB' or '2GB', or a number of bytes; "
+            f"not {type(value).__name__} {value!r}"
+        )
+    if isinstance(value, str):
+        try:
+            nbytes = parse_bytes(value)
+        except (ValueError, OverflowError):  # 'infGB' overflows int()
+            nbytes = None
+        try:
+            # bytes_of refuses a bare number (no unit) and says why text cannot
+            # be read; its own check of the RAM names --memory, so the one
+            # below, which names the argument, is left to answer that
+            if nbytes is None or nbytes <= MAX_MEMORY:
+                bytes_of(value)
+        except (ValueError, OverflowError) as exc:
+            msg = (
+                str(exc)
+                if isinstance(exc, ValueError)
+                else f"cannot read a memory size from {value!r} (try 2GB)"
+            )
+            raise ValueError(f"{name}: {msg}" if name else msg) from None
+    else:
+        whole = _whole(value)
+        if whole is None:
+            raise ValueError(f"{what} must be a whole number of bytes, got {value!r}")
+        nbytes = whole
+    if nbytes < MIN_MEMORY:
+        raise ValueError(
+            f"{what} must be at least {MIN_MEMORY_TEXT} (the smallest table every search "
+            f"keeps within), got {value!r}"
+        )
+    if nbytes > MAX_MEMORY:
+        raise ValueError(
+            f"{what} {value!r} is more than half of this machine's RAM; pick a smaller table"
+        )
+    return nbytes
+
+
+def read_nodes(value: str | int, name: str | None = None) -> int:
+    """A node budget: the one check of ``--nodes`` and ``nodes=``.
+
+    Parameters
+    ----------
+    value : str or int
+        A count of positions: a whole number (a float only when whole, such
+        as ``2e4``), or text as the command line writes it, bare or with K, M
+        or G (thousands, millions, billions): ``'50000'``, ``'20K'``, ``'1.5M'``.
+    name : str, optional
+        The argument's name in messages (``'nodes'``); None for ``'a node
+        budget'`` (see :func:`read_seconds`).
+
+    Returns
+    -------
+    int
+        Positions, at least 1.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is neither text nor a number.
+    ValueError
+        If the text cannot be read, or the count is not a positive whole number.
+    """
+    what = name or "a node budget"
+    if isinstance(value, str):
+        match = _NODES_RE.match(value)
+        if not match:
+            raise ValueError(
+                f"{name + ': ' if name else ''}cannot read a node budget from {value!r} "
+                "(write it like 200K or 20M)"
+            )
+        number = float(match.group(1)) * _SCALE[match.group(2).lower()]
+        nodes = int(number) if number.is_integer() else None
+    elif _is_number(value):
+        nodes = _whole(value)
+    else:
+        raise TypeError(
+            f"{what} must be a whole number of positions, or text such as '20K'; "
+            f"not {type(value).__name__} {value!r}"
+        )
+    if nodes is None or nodes <= 0:
+        raise ValueError(f"{what} must be a positive whole number, got {value!r}")
+    return nodes
+
+
+def parse_nodes(text: str) -> int:
+    """A node budget such as ``'50000'``, ``'20K'``, ``'1M'`` or ``'1.5M'``
+    (:func:`read_nodes`).
 
     Raises
     ------
     SweepError
-        If the text is not a positive duration.
+        If the text is not a positive whole number of nodes.
+    """
+    try:
+        return read_nodes(text)
+    except (TypeError, ValueError) as exc:
+        raise SweepError(str(exc)) from None
+
+
+def parse_budget(
+    text: str | float | None, name: str = "--budget", unlimited: bool = False
+) -> float | None:
+    """A wall-clock budget such as ``'10s'`` or ``'500ms'`` (:func:`read_seconds`);
+    ``None`` passes through.
+
+    Parameters
+    ----------
+    text : str, float or None
+        The budget: text with its unit, or seconds.
+    name : str
+        The option's name in messages.
+    unlimited : bool
+        Whether ``inf`` (no time budget) is allowed: it is then returned as
+        None, as ``run.json`` and the rows record no time budget (JSON has no
+        infinity). Otherwise it is refused, as a ladder rung or a sample must
+        end.
+
+    Raises
+    ------
+    SweepError
+        If the text is not a positive duration, or is ``inf`` where a budget
+        must be finite.
     """
     if text is None:
         return None
     try:
-        return seconds_of(text)
-    except ValueError as exc:
+        seconds = read_seconds(text, name)
+    except (TypeError, ValueError) as exc:
         raise SweepError(str(exc)) from None
+    if math.isinf(seconds):
+        if unlimited:
+            return None
+        raise SweepError(f"{name} must be a finite duration here, got {text!r} (e.g. 120s)")
+    return seconds
 
 
-def parse_memory(text: str | int) -> int:
-    """A table size such as ``'256MB'``, in bytes.
+def parse_memory(text: str | int, name: str = "--memory") -> int:
+    """A table size such as ``'256MB'``, in bytes (:func:`read_bytes`).
 
     Raises
     ------
     SweepError
-        If the text is not a memory size with its unit.
+        If the text is not a memory size with its unit, or is below
+        :data:`MIN_MEMORY` or above :data:`MAX_MEMORY`.
     """
     try:
-        return bytes_of(text)
-    except ValueError as exc:
+        return read_bytes(text, name)
+    except (TypeError, ValueError) as exc:
         raise SweepError(str(exc)) from None
 
 
@@ -350,9 +588,9 @@ def default_solver_options(player: str) -> str:
 def make_spec(
     profiles: str | Iterable[str],
     deals: str,
-    budget: str | None = None,
-    nodes: int | None = None,
-    memory: str | None = None,
+    budget: str | float | None = None,
+    nodes: int | str | None = None,
+    memory: str | int | None = None,
     player: str = "solver",
     pimc_k: int | None = None,
     pimc_nodes: int | None = None,
@@ -405,10 +643,14 @@ def make_spec(
     options = ""
     searching = default_solver_options(player)
     if player == "solver":
-        if nodes is not None and nodes <= 0:
-            raise SweepError(f"a node budget must be positive, got {nodes}")
-        seconds = parse_budget(budget)
-        if seconds is None and nodes is None:
+        if nodes is not None:
+            try:
+                nodes = read_nodes(nodes, "--nodes")
+            except (TypeError, ValueError) as exc:
+                raise SweepError(str(exc)) from None
+        # --budget inf is no time budget: None, as JSON has no infinity
+        seconds = parse_budget(budget, unlimited=True)
+        if budget is None and nodes is None:
             seconds = DEFAULT_BUDGET_SECONDS
         searching = solver_options(prune or "all", probes is not False, strategy or "dfs")
         if parse_solver_options(searching)["strategy"] == "layers":
