@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import math
 import os
 import platform
 import random
@@ -269,8 +270,13 @@ def run(
         ``meta`` (machine, versions, pool) and ``rows`` (one per profile and
         implementation).
     """
-    if seconds <= 0 or pool_size < 1 or reps < 1:
-        raise ValueError("seconds, pool size and repetitions must be positive")
+    # NaN passes ``seconds <= 0``, and NaN or inf seconds end in a count of
+    # repetitions that is no integer, after the pools were built
+    if not (0 < seconds < math.inf) or pool_size < 1 or reps < 1:
+        raise ValueError(
+            "seconds (finite), pool size and repetitions must be positive, got "
+            f"{seconds}, {pool_size} and {reps}"
+        )
     ref, ref_note = _load_reference() if reference else (None, "not requested")
     rows, infos = [], []
     for profile in PROFILES:

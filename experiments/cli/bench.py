@@ -9,11 +9,13 @@ checkout with ``--publish``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
+from canfield.engine.deals import MAX_DEAL
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.bench import (
     engine,
@@ -25,11 +27,22 @@ from canfield.experiments.bench import (
     verify,
     view,
 )
-from canfield.experiments.cli.budgets import MEMORY_SIZE, NODE_COUNT, TIME_BUDGET, budgets
+from canfield.experiments.cli.budgets import (
+    MEMORY_SIZE,
+    NODE_COUNT,
+    TIME_BUDGET,
+    WithUnit,
+    budgets,
+)
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_file, writing
 from canfield.experiments.sweep import SweepError
-from canfield.experiments.sweep.spec import parse_deal_list, parse_deals, split_profiles
+from canfield.experiments.sweep.spec import (
+    MIN_MEMORY_TEXT,
+    parse_deal_list,
+    parse_deals,
+    split_profiles,
+)
 from canfield.solver import config
 from canfield.solver.search import PRUNING_RULES
 
@@ -37,6 +50,63 @@ from canfield.solver.search import PRUNING_RULES
 RUNS_BENCH = Path("results", "runs", "bench")
 #: The committed results of a checkout, written only with ``--publish``.
 PUBLISHED_BENCH = Path("results", "bench")
+
+#: ``type=`` of an option that is one deal number: the engine deals only
+#: 0..2**64-1, and a deal outside that must be refused before any solve runs
+#: (``bench table`` solves in a child process, whose error was a traceback).
+DEAL = click.IntRange(0, MAX_DEAL - 1)
+
+
+class Seconds(click.FloatRange):
+    """A positive number of seconds, never NaN; infinite only if ``infinite``.
+
+    click's FloatRange lets NaN through (every comparison with NaN is false)
+    and has no bound against infinity, which a bench turns into an integer
+    count or an endless run.
+    """
+
+    def __init__(self, infinite: bool = False, most: float | None = None) -> None:
+        super().__init__(min=0, max=most, min_open=True)
+        self.infinite = infinite
+
+    def convert(self, value, param, ctx):
+        rv = super().convert(value, param, ctx)
+        if math.isnan(rv):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if math.isinf(rv) and not self.infinite:
+            self.fail(f"{value!r}: the seconds must be finite", param, ctx)
+        return rv
+
+
+class FiniteBudget(WithUnit):
+    """:data:`TIME_BUDGET`, but finite.
+
+    A NaN budget (``nans``) stopped no solve, yet was written to the results
+    as the budget. An infinite one (no time budget, which ``solve`` allows)
+    would make a benchmark that may never end: a full table evicts and the
+    search goes on, so only the clock bounds a solve here.
+    """
+
+    def convert(self, value, param, ctx):
+        rv = super().convert(value, param, ctx)
+        if math.isnan(rv):
+            self.fail(f"a time budget must be a positive duration, got {value!r}", param, ctx)
+        if math.isinf(rv):
+            self.fail(
+                f"a benchmark's time budget must be finite (e.g. 10m), got {value!r}", param, ctx
+            )
+        return rv
+
+
+#: ``type=`` of the benchmarks' ``--budget`` options.
+BENCH_BUDGET = FiniteBudget(TIME_BUDGET.name, TIME_BUDGET.kind, TIME_BUDGET.read)
+
+
+def _deals_fit(start: int, count: int, option: str) -> None:
+    """Refuse ``count`` deals from ``start`` that run past the last deal,
+    before any of them is played (the error came at the first deal past it)."""
+    if start + count > MAX_DEAL:
+        fail(f"{option}: {count} deals from {start} run past the last deal, 2**64-1")
 
 
 def _deal_range(text: str, option: str) -> range:
@@ -108,10 +178,11 @@ def bench() -> None:
 @bench.command("engine")
 @click.option(
     "--seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    # at most a day: a much larger figure overflows the repetition count
+    type=Seconds(most=86_400),
     default=2.0,
     show_default=True,
-    help="Rough time per measurement.",
+    help="Rough time per measurement, in seconds.",
 )
 @output_options("engine.json")
 @click.option(
@@ -165,7 +236,13 @@ def engine_cmd(
     show_default=True,
     help="A range START:STOP, or deals and ranges joined by commas (6,12,35 or 0:10,35).",
 )
-@click.option("--budget", default="10s", show_default=True)
+@click.option(
+    "--budget",
+    type=BENCH_BUDGET,
+    default="10s",
+    show_default=True,
+    help="Wall-clock budget per solve, e.g. 10s.",
+)
 @click.option("--memory", help="Table memory per solve (default 1GiB).")
 @output_options("solver.csv")
 @click.option(
@@ -174,7 +251,7 @@ def engine_cmd(
 def solver_cmd(
     profiles: str,
     deals: str,
-    budget: str,
+    budget: float,
     memory: str | None,
     out: str | None,
     publish: bool,
@@ -194,17 +271,17 @@ def solver_cmd(
     "--profile", default="strict", show_default=True, help="Profile of the capacity solves."
 )
 @click.option(
-    "--deal", type=int, default=35, show_default=True, help="A deal that fills the largest table."
+    "--deal", type=DEAL, default=35, show_default=True, help="A deal that fills the largest table."
 )
 @click.option(
     "--sizes",
     default="64MB,512MB,2GB",
     show_default=True,
-    help="Table memory of each capacity solve, comma-separated.",
+    help=f"Table memory of each capacity solve, comma-separated; each at least {MIN_MEMORY_TEXT}.",
 )
 @click.option(
     "--budget",
-    type=TIME_BUDGET,
+    type=BENCH_BUDGET,
     default="600s",
     show_default=True,
     help="Time cap of each capacity solve.",
@@ -232,10 +309,17 @@ def table_cmd(
     publish: bool,
 ) -> None:
     """Transposition table: bytes per stored position at several sizes, same rows as main-10k."""
-    try:
-        size_list = [MEMORY_SIZE.read(x) for x in sizes.split(",") if x.strip()]
-    except ValueError as exc:
-        fail(f"--sizes: {exc}")
+    size_list = []
+    for text in (x.strip() for x in sizes.split(",")):
+        if not text:
+            continue
+        try:
+            # a size below the solver's smallest table measured that table
+            # instead: MEMORY_SIZE refuses it, as --memory does
+            size = MEMORY_SIZE.read(text)
+        except (ValueError, OverflowError) as exc:  # OverflowError: infMB
+            fail(f"--sizes: {exc}")
+        size_list.append(size)
     if not size_list:
         fail("--sizes needs at least one size, e.g. 64MB,512MB")
     prof = parse_profile(profile)
@@ -266,7 +350,7 @@ def table_cmd(
 )
 @click.option(
     "--budget",
-    type=TIME_BUDGET,
+    type=BENCH_BUDGET,
     default="120s",
     show_default=True,
     help="Wall-clock budget per solve.",
@@ -413,6 +497,11 @@ def verify_cmd(
         extra = [int(d) for d in also.split(",") if d.strip()]
     except ValueError:
         raise click.UsageError(f"--also takes deal numbers N,N,..., got {also!r}") from None
+    # checked here: a bad deal otherwise stopped the bench after the run's
+    # lost deals had been solved again
+    for d in extra:
+        if not 0 <= d < MAX_DEAL:
+            fail(f"--also: deal number must be in 0..2^64-1, got {d}")
     prof = _profiles(profile)
     if len(prof) != 1:
         fail("--profile takes one profile")
@@ -428,8 +517,16 @@ def verify_cmd(
 
 
 @bench.command("players")
-@click.option("-n", "--deals", "count", type=int, default=50, show_default=True, help="Deals.")
-@click.option("--start", type=int, default=0, show_default=True, help="First deal.")
+@click.option(
+    "-n",
+    "--deals",
+    "count",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="Deals.",
+)
+@click.option("--start", type=DEAL, default=0, show_default=True, help="First deal.")
 @click.option("--profile", default="strict", show_default=True)
 @click.option(
     "--players",
@@ -439,16 +536,30 @@ def verify_cmd(
     help="Comma-separated: greedy, random, pimc, solver.",
 )
 @click.option(
-    "--pimc-k", type=int, default=4, show_default=True, help="pimc: samples per decision."
+    # at least one sample, as sweep --pimc-k requires
+    "--pimc-k",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="pimc: samples per decision.",
 )
 @click.option(
-    "--pimc-seconds", type=float, default=0.02, show_default=True, help="pimc: seconds per sample."
+    "--pimc-seconds",
+    # inf (no clock) only with --pimc-nodes, which then ends each sample
+    type=Seconds(infinite=True),
+    default=0.02,
+    show_default=True,
+    help="pimc: seconds per sample (inf: none, with --pimc-nodes).",
 )
 @click.option(
     "--pimc-nodes", type=NODE_COUNT, default=None, help="pimc: node budget per sample, e.g. 20K."
 )
 @click.option(
-    "--solver-seconds", type=float, default=10.0, show_default=True, help="Solver budget per deal."
+    "--solver-seconds",
+    type=Seconds(),
+    default=10.0,
+    show_default=True,
+    help="Solver budget per deal, in seconds.",
 )
 @click.option(
     "--stock-unknown",
@@ -476,6 +587,9 @@ def players_cmd(
     unknown = [name for name in chosen if name not in players.NAMES]
     if unknown:
         fail(f"unknown player {unknown[0]!r} ({', '.join(players.NAMES)})")
+    if math.isinf(pimc_seconds) and pimc_nodes is None:
+        fail("--pimc-seconds inf needs --pimc-nodes: a sample would have no limit")
+    _deals_fit(start, count, "--start/-n")
     path = result_path(out, publish, "players.csv")
     with writing(path):
         players.bench(
@@ -493,7 +607,7 @@ def players_cmd(
 
 
 @bench.command("view")
-@click.option("--start", type=int, default=0, show_default=True, help="First deal.")
+@click.option("--start", type=DEAL, default=0, show_default=True, help="First deal.")
 @click.option(
     "--solutions",
     type=click.IntRange(min=1),
@@ -522,6 +636,7 @@ def view_cmd(
 ) -> None:
     """The HTML view of a long solution (size, time to write) and analyze's seconds a game."""
     prof = parse_profile(profile).canonical()
+    _deals_fit(start, max(solutions, games), "--start")
     path = result_path(out, publish, "view.csv")
     try:
         with writing(path):
