@@ -36,7 +36,7 @@ import pandas as pd
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.estimate import TwoPhase, mean_banked, win_share
 from canfield.experiments.sweep.attempts import RELATION_PREFIX
-from canfield.experiments.sweep.escalation import still_unknown
+from canfield.experiments.sweep.escalation import stage_plans
 from canfield.experiments.sweep.escalation_spec import EscalationSpec, nodes_text
 from canfield.experiments.sweep.spec import parse_solver_options
 from canfield.experiments.text_tables import fmt_number as _fmt
@@ -75,27 +75,6 @@ class StageCount:
         return f"{self.stage} tried {self.tried} of {self.todo} rows"
 
 
-def _keys(frame: pd.DataFrame) -> set[Row]:
-    # the escalation's own keying of a row, so the sets compare with its choices
-    return set(zip(frame["deal"].astype("int64").tolist(), frame["profile"], strict=True))
-
-
-def _ladder(rows: pd.DataFrame, attempts: pd.DataFrame, rungs: int) -> list[tuple[set, set]]:
-    """Per rung, the rows it is to try and those of them it has tried.
-
-    Rung ``k`` is to try the rows the sweep left unknown that no attempt of a
-    rung below ``k`` decided: the rows :mod:`.sweep.escalation` gives it.
-    """
-    ladder = attempts[attempts["phase"] == "ladder"]
-    left = _keys(rows[rows["result"] == "unknown"])
-    out = []
-    for k in range(1, rungs + 1):
-        made = ladder[ladder["rung"] == k]
-        out.append((left, _keys(made) & left))
-        left = left - _keys(made[made["result"] != "unknown"])
-    return out
-
-
 def ladder_untried(
     rows: pd.DataFrame, attempts: pd.DataFrame, spec: EscalationSpec | None
 ) -> set[Row]:
@@ -111,48 +90,40 @@ def ladder_untried(
     spec : EscalationSpec or None
         The run's ``escalate.json``; None when it was never escalated.
     """
-    if spec is None or not spec.ladder:
+    if spec is None:
         return set()
-    untried = set().union(
-        *(todo - tried for todo, tried in _ladder(rows, attempts, len(spec.ladder)))
+    untried: set[Row] = set()
+    for stage in stage_plans(spec, rows, attempts):
+        if stage.phase == "ladder":
+            todo = {(d, p) for p, deals in stage.todo.items() for d in deals}
+            untried |= todo - stage.tried(attempts)
+    # a row some later attempt decided is no longer unknown, tried or not
+    decided = attempts[attempts["result"] != "unknown"]
+    return untried - set(
+        zip(decided["deal"].astype("int64").tolist(), decided["profile"], strict=True)
     )
-    return untried - _keys(attempts[attempts["result"] != "unknown"])
 
 
 def escalation_stages(
     rows: pd.DataFrame, attempts: pd.DataFrame, spec: EscalationSpec | None
 ) -> list[StageCount]:
     """Every stage ``escalate.json`` asks for (each rung, the subsample, the
-    residue sample, each retry), with how many of its rows it has tried.
+    residue sample, each retry), with how many of its rows it has tried
+    (the stages as the escalation itself plans them,
+    :func:`.sweep.escalation.stage_plans`).
 
     Parameters are those of :func:`ladder_untried`.
     """
     if spec is None:
         return []
-    ladder = _ladder(rows, attempts, len(spec.ladder))
-    out = [
-        StageCount(f"rung {k} ({budget.text()})", len(tried), len(todo))
-        for k, (budget, (todo, tried)) in enumerate(zip(spec.ladder, ladder, strict=True), start=1)
+    return [
+        StageCount(
+            f"{stage.label} ({stage.budget.text()})",
+            len(stage.tried(attempts)),
+            None if stage.todo is None else stage.size(),
+        )
+        for stage in stage_plans(spec, rows, attempts)
     ]
-    for name, phase, sample in (
-        ("subsample", "subsample", spec.subsample),
-        ("residue sample", "residue", spec.residue),
-    ):
-        if sample is None:
-            continue
-        if sample.deals is None:
-            out.append(StageCount(f"{name} ({sample.budget.text()})", 0, None))
-            continue
-        made = attempts[attempts["phase"] == phase]
-        stages = [(name, sample.budget, sample.deals)] + [
-            (f"{name} retry {k}", again.budget, still_unknown(attempts, phase, sample.deals, k))
-            for k, again in enumerate(sample.retries, start=1)
-        ]
-        for rung, (label, budget, deals) in enumerate(stages):
-            todo = {(int(d), p) for p, ds in deals.items() for d in ds}
-            tried = _keys(made[made["rung"] == rung]) & todo
-            out.append(StageCount(f"{label} ({budget.text()})", len(tried), len(todo)))
-    return out
 
 
 def estimates_table(df: pd.DataFrame) -> pd.DataFrame:

@@ -50,7 +50,7 @@ def parse_bytes(text: str | int) -> int:
         mult, t = scale[t[-1]], t[:-1]
     try:
         value = int(float(t) * mult)
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: 'infGB'
         raise ValueError(f"cannot read a memory size from {text!r} (try 2GB)") from None
     if value <= 0:
         raise ValueError(f"a memory budget must be positive, got {text!r}")
@@ -61,6 +61,13 @@ def parse_bytes(text: str | int) -> int:
 _BARE_NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
 
 
+def is_bare_number(text: str) -> bool:
+    """Whether ``text`` is a number written alone (signed, with a point or an
+    exponent; not ``nan`` or ``inf``): a budget without its unit, or a list
+    line meant as a deal number."""
+    return _BARE_NUMBER.match(text) is not None
+
+
 def seconds_of(text: str | float) -> float:
     """Seconds of a command-line time budget such as ``10s``, ``500ms`` or ``2m``.
 
@@ -69,7 +76,7 @@ def seconds_of(text: str | float) -> float:
     ValueError
         For a bare number (no unit) or text that is not a time budget.
     """
-    if isinstance(text, str) and _BARE_NUMBER.match(text):
+    if isinstance(text, str) and is_bare_number(text):
         raise ValueError(
             f"a time budget needs a unit: {text.strip()}s or {text.strip()}m? "
             "(write it like 10s, 500ms, 2m; a node budget is --nodes)"
@@ -78,25 +85,20 @@ def seconds_of(text: str | float) -> float:
 
 
 def bytes_of(text: str | int) -> int:
-    """Bytes of a command-line memory size such as ``256MB`` or ``2GB``.
+    """Bytes of a command-line memory size such as ``256MB`` or ``2GB``
+    (how large a table may be is ``experiments.sweep.spec.read_bytes``'s check).
 
     Raises
     ------
     ValueError
-        For a bare number (no unit), text that is not a size, or a table of
-        more than half of this machine's RAM.
+        For a bare number (no unit) or text that is not a size.
     """
-    if isinstance(text, str) and _BARE_NUMBER.match(text):
+    if isinstance(text, str) and is_bare_number(text):
         raise ValueError(
             f"a memory size needs a unit: {text.strip()}MB or {text.strip()}GB? "
             "(write it like 256MB or 2GB)"
         )
-    nbytes = parse_bytes(text)
-    if nbytes > config.QUARTER_RAM * 2:
-        raise ValueError(
-            f"--memory {text} is more than half of this machine's RAM; pick a smaller table"
-        )
-    return nbytes
+    return parse_bytes(text)
 
 
 def slice_limits(

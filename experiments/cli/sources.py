@@ -9,7 +9,6 @@ Each result names its :class:`Source`, so results match their input lines.
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from canfield.engine.position import Position, PositionError
 from canfield.engine.profiles import Profile
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.options import read_text, strip_comments
+from canfield.solver.budgets import is_bare_number
 
 
 @dataclass(frozen=True)
@@ -91,16 +91,10 @@ def _line_source(token_text: str, folder: Path | None) -> Source:
     if name.isdigit():
         deal_cards(int(name))  # checks the range
         return Source(deal=int(name))
-    if _looks_numeric(name):
+    if is_bare_number(name):
         # -1, +5 or 5.0 meant a deal: say what a deal number is, as --deal does
         raise PositionError(f"{name} is not a deal number (0 to 2^64-1, digits only)")
     raise PositionError(f"no such position file: {name}")
-
-
-def _looks_numeric(text: str) -> bool:
-    """Whether ``text`` is written as a number (signed, or with a point or
-    exponent); ``nan`` or ``inf`` is more likely a file's name."""
-    return re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text) is not None
 
 
 def read_list(path: str, text: str | None = None) -> list[Source]:

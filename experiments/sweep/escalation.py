@@ -493,6 +493,63 @@ def _unknown_after(rows: pd.DataFrame, attempts: pd.DataFrame, rungs: int) -> di
     return {p: sorted(d) for p, d in out.items()}
 
 
+@dataclass(frozen=True)
+class StagePlan:
+    """One stage of an escalation: a rung of the ladder, or a sample's solve
+    (rung 0) or retry (rung k), with the rows it is to try.
+
+    ``todo`` is None for a sample recorded in ``escalate.json`` and not drawn
+    yet (its rows are not known).
+    """
+
+    label: str
+    phase: str
+    rung: int
+    budget: Budget
+    version: str
+    todo: dict[str, list[int]] | None
+
+    def tried(self, attempts: pd.DataFrame) -> set[tuple[int, str]]:
+        """The rows of ``todo`` that have an attempt of this stage."""
+        made = attempts[(attempts["phase"] == self.phase) & (attempts["rung"] == self.rung)]
+        want = {(d, p) for p, deals in (self.todo or {}).items() for d in deals}
+        return _keys(made) & want
+
+    def size(self) -> int:
+        """How many rows the stage is to try (0 while not drawn)."""
+        return sum(len(deals) for deals in (self.todo or {}).values())
+
+
+def stage_plans(
+    spec: EscalationSpec, rows: pd.DataFrame, attempts: pd.DataFrame
+) -> list[StagePlan]:
+    """Every stage ``spec`` asks for, in the order they are run, with the rows
+    each is to try given the ``attempts`` made so far: rung ``k`` the rows
+    still unknown after the sweep and rungs below it, a sample its drawn
+    deals, retry ``k`` those no earlier solve of the sample decided. Both an
+    escalation (which resumes what is untried) and a report (which says what
+    is) read the stages from here."""
+    out = [
+        StagePlan(
+            f"rung {k}", "ladder", k, budget, spec.version, _unknown_after(rows, attempts, k - 1)
+        )
+        for k, budget in enumerate(spec.ladder, start=1)
+    ]
+    for label, phase, sample in (
+        ("subsample", "subsample", spec.subsample),
+        ("residue sample", "residue", spec.residue),
+    ):
+        if sample is None:
+            continue
+        out.append(StagePlan(label, phase, 0, sample.budget, sample.version, sample.deals))
+        if sample.deals is None:
+            continue
+        for k, again in enumerate(sample.retries, start=1):
+            todo = still_unknown(attempts, phase, sample.deals, k)
+            out.append(StagePlan(f"{label} retry {k}", phase, k, again.budget, again.version, todo))
+    return out
+
+
 def _check_versions(spec: EscalationSpec, rows: pd.DataFrame, attempts: pd.DataFrame) -> None:
     """Refuse, before anything is written, to add attempts to a phase that
     another toolkit version began (``escalate.json``) or whose attempts
@@ -504,32 +561,19 @@ def _check_versions(spec: EscalationSpec, rows: pd.DataFrame, attempts: pd.DataF
     SweepError
         Naming the phase and the version that must resume it.
     """
-
-    def check(label: str, phase: str, version: str, todo: dict[str, list[int]], rung: int = 0):
-        made = attempts[(attempts["phase"] == phase) & (attempts["rung"] == rung)]
-        if not _untried(made, todo):
-            return
-        check_same_version(version, f"its {label}, in {ESCALATE_JSON}")
-        # the ladder is one phase; a sample's first solve and each retry, one each
-        phase_rows = attempts[attempts["phase"] == phase] if phase == "ladder" else made
-        for made_by in sorted(set(phase_rows["version"].astype(str))):
-            check_same_version(made_by, f"its {label}, in its attempts")
-
-    for k in range(1, len(spec.ladder) + 1):
-        check(f"rung {k}", "ladder", spec.version, _unknown_after(rows, attempts, k - 1), k)
-    for label, phase, sample in (
-        ("subsample", "subsample", spec.subsample),
-        ("residue sample", "residue", spec.residue),
-    ):
-        if sample is None:
+    for stage in stage_plans(spec, rows, attempts):
+        if stage.todo is None:
+            check_same_version(stage.version, f"its {stage.label}, in {ESCALATE_JSON}")
             continue
-        if sample.deals is None:
-            check_same_version(sample.version, f"its {label}, in {ESCALATE_JSON}")
-        else:
-            check(label, phase, sample.version, sample.deals)
-            for k, again in enumerate(sample.retries, start=1):
-                todo = still_unknown(attempts, phase, sample.deals, k)
-                check(f"{label} retry {k}", phase, again.version, todo, k)
+        if len(stage.tried(attempts)) == stage.size():
+            continue
+        check_same_version(stage.version, f"its {stage.label}, in {ESCALATE_JSON}")
+        # the ladder is one phase; a sample's first solve and each retry, one each
+        phase_rows = attempts[attempts["phase"] == stage.phase]
+        if stage.phase != "ladder":
+            phase_rows = phase_rows[phase_rows["rung"] == stage.rung]
+        for made_by in sorted(set(phase_rows["version"].astype(str))):
+            check_same_version(made_by, f"its {stage.label}, in its attempts")
 
 
 def _check_subsample_finished(spec: EscalationSpec, attempts: pd.DataFrame) -> None:
@@ -618,8 +662,10 @@ def draw_subsample(
 __all__ = [
     "EscalationSummary",
     "Stage",
+    "StagePlan",
     "attempt_batch",
     "draw_subsample",
     "run_escalation",
+    "stage_plans",
     "still_unknown",
 ]

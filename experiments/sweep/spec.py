@@ -16,7 +16,7 @@ from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.players import DEFAULT_PIMC_K
 from canfield.experiments.sweep.errors import SweepError
-from canfield.solver.budgets import bytes_of, parse_bytes, seconds_of
+from canfield.solver.budgets import bytes_of, seconds_of
 from canfield.solver.config import DEFAULT_MEMORY, QUARTER_RAM
 from canfield.solver.search import ONE_CORE_STRATEGIES, PRUNING_RULES
 from canfield.solver.search import prune_mask as solver_prune_mask
@@ -134,7 +134,7 @@ MIN_MEMORY = 1 << 20
 #: :data:`MIN_MEMORY` as the option's help and the error messages write it.
 MIN_MEMORY_TEXT = "1MiB"
 #: The most a memory budget may be: a table of more than half of this
-#: machine's RAM would swap (``solver.budgets.bytes_of`` says so for text).
+#: machine's RAM would swap.
 MAX_MEMORY = 2 * QUARTER_RAM
 
 _NODES_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)\s*$")
@@ -241,22 +241,9 @@ def read_bytes(value: str | int, name: str | None = None) -> int:
         )
     if isinstance(value, str):
         try:
-            nbytes = parse_bytes(value)
-        except (ValueError, OverflowError):  # 'infGB' overflows int()
-            nbytes = None
-        try:
-            # bytes_of refuses a bare number (no unit) and says why text cannot
-            # be read; its own check of the RAM names --memory, so the one
-            # below, which names the argument, is left to answer that
-            if nbytes is None or nbytes <= MAX_MEMORY:
-                bytes_of(value)
-        except (ValueError, OverflowError) as exc:
-            msg = (
-                str(exc)
-                if isinstance(exc, ValueError)
-                else f"cannot read a memory size from {value!r} (try 2GB)"
-            )
-            raise ValueError(f"{name}: {msg}" if name else msg) from None
+            nbytes = bytes_of(value)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}" if name else str(exc)) from None
     else:
         whole = _whole(value)
         if whole is None:
