@@ -49,6 +49,10 @@ def error_line(exc: click.ClickException) -> str:
     A usage error names the command's help, so the user knows where to look.
     """
     msg = " ".join(exc.format_message().split())
+    name = getattr(exc, "option_name", "") or ""
+    if isinstance(exc, click.NoSuchOption) and name[1:2].isdigit():
+        # a negative number read as an option: what the user meant was a deal
+        msg = f"{name} is not an option; a deal number must be in 0..2^64-1"
     ctx = getattr(exc, "ctx", None)
     if isinstance(exc, click.UsageError) and ctx is not None:
         msg += f" (see '{ctx.command_path} --help')"
