@@ -126,9 +126,16 @@ def _parse_value(name: str, text: str) -> object:
 
 
 def parse_profile(text: str | Profile | None = None) -> Profile:
-    """Read ``preset[:opt=val,...]``; ``None`` or ``''`` gives ``strict``."""
+    """Read ``preset[:opt=val,...]``; ``None`` gives ``strict``.
+
+    An empty or blank string is refused: it most often is a profile meant and
+    lost (an unset shell variable), and a sweep under ``strict`` in its place
+    would look like an answer to the question asked.
+    """
     if isinstance(text, Profile):
         return text
+    if text is not None and not str(text).strip():
+        raise ProfileError(f"empty profile; presets are {', '.join(PRESETS)}")
     text = (text or "strict").strip()
     preset_txt, _, opts_txt = text.partition(":")
     preset_txt = preset_txt.strip().lower()

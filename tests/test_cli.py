@@ -139,6 +139,7 @@ def test_deal_show_profiles():
         (["deal", "abc"], "not a valid integer"),
         (["deal"], "Missing argument"),
         (["deal", "0", "--profile", "klondike"], "unknown profile 'klondike'"),
+        (["deal", "0", "--profile", ""], "empty profile; presets are strict"),
         (["deal", "0", "--profile", "strict:draw=2"], "draw must be 1 or 3"),
         (["deal", "0", "--profile", "strict:colour=red"], "unknown profile option"),
         (["deal", "0", "--show", "--profile", "selective"], "selective needs a base pick"),

@@ -53,7 +53,10 @@ def test_rules_md_preset_table():
 
 
 def test_default_profile_is_strict():
-    assert parse_profile() == parse_profile("") == parse_profile(None) == PRESETS["strict"]
+    assert parse_profile() == parse_profile(None) == PRESETS["strict"]
+    for blank in ("", "  "):
+        with pytest.raises(ProfileError, match="empty profile"):
+            parse_profile(blank)
     assert parse_profile("strict") == Profile()
 
 
