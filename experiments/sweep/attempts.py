@@ -222,36 +222,43 @@ def merge_attempts(
     extra = {c: out[c].tolist() for c in ESCALATION_COLUMNS if c in out}
     where = {key: i for i, key in enumerate(zip(out["deal"].tolist(), out["profile"], strict=True))}
     done: dict[str, set] = {"subsample": set(), "residue": set()}
-    for (deal, prof), group in attempts.groupby(["deal", "profile"], sort=False):
-        i = where.get((int(deal), prof))
+    # plain lists, grouped by hand: a DataFrame group and a named tuple per
+    # attempt cost minutes on a 100,000-deal run's 65,000 escalated rows
+    made = {c: attempts[c].tolist() for c in attempts.columns}
+    groups: dict[tuple[int, str], list[int]] = {}
+    for j, key in enumerate(zip(made.get("deal", []), made.get("profile", []), strict=True)):
+        groups.setdefault((int(key[0]), key[1]), []).append(j)
+    for key, group in groups.items():
+        i = where.get(key)
         if i is None:
             continue
         extra["attempts"][i] = len(group)
         for phase, keys in done.items():
-            if (group["phase"] == phase).any():
-                keys.add((int(deal), prof))
+            if any(made["phase"][j] == phase for j in group):
+                keys.add(key)
         if chosen["result"][i] != "unknown":
             continue  # decided by the sweep: later attempts (none expected) change nothing
         best_banked = chosen["banked"][i]
         pick = None
-        for att in group.itertuples(index=False):
-            if att.result != "unknown":
-                pick = att
+        for j in group:
+            if made["result"][j] != "unknown":
+                pick = j
                 break
-            if att.banked >= best_banked:
-                best_banked, pick = att.banked, att
+            if made["banked"][j] >= best_banked:
+                best_banked, pick = made["banked"][j], j
         if pick is None:
             continue
         for col in rows.columns:
-            chosen[col][i] = getattr(pick, col)
-        if pick.result != "unknown":
-            settled = str(pick.stop_reason or "").startswith(RELATION_PREFIX)
-            extra["decided_by"][i] = pick.stop_reason if settled else pick.phase
-            extra["decided_rung"][i] = int(pick.rung) if pick.phase == "ladder" else -1
-            extra["decided_nodes"][i] = pick.budget_nodes
-            extra["decided_seconds"][i] = pick.budget_seconds
-            if pick.phase == "ladder":
-                extra["phase1_result"][i] = pick.result
+            chosen[col][i] = made[col][pick]
+        if made["result"][pick] != "unknown":
+            phase, reason = made["phase"][pick], made["stop_reason"][pick]
+            settled = str(reason or "").startswith(RELATION_PREFIX)
+            extra["decided_by"][i] = reason if settled else phase
+            extra["decided_rung"][i] = int(made["rung"][pick]) if phase == "ladder" else -1
+            extra["decided_nodes"][i] = made["budget_nodes"][pick]
+            extra["decided_seconds"][i] = made["budget_seconds"][pick]
+            if phase == "ladder":
+                extra["phase1_result"][i] = made["result"][pick]
     for col in rows.columns:
         merged = pd.Series(chosen[col], index=out.index)
         try:
