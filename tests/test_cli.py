@@ -135,6 +135,8 @@ def test_deal_show_profiles():
         # without "--" click reads -1 as an option: say what a deal number is
         (["deal", "-1"], "-1 is not an option; a deal number must be in 0..2^64-1"),
         (["solve", "-7"], "-7 is not an option; a deal number must be in 0..2^64-1"),
+        # a command that takes no deal number keeps click's own words
+        (["report", "-7"], "No such option '-7'"),
         (["deal", str(2**64)], "deal number"),
         (["deal", "abc"], "not a valid integer"),
         (["deal"], "Missing argument"),

@@ -43,17 +43,24 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
+def _takes_deal(ctx: click.Context | None) -> bool:
+    """Whether the command of ``ctx`` takes a deal number as its argument."""
+    command = getattr(ctx, "command", None)
+    params = getattr(command, "params", ())
+    return any(isinstance(p, click.Argument) and p.name == "number" for p in params)
+
+
 def error_line(exc: click.ClickException) -> str:
     """``exc`` as the one ``error: ...`` line the user sees.
 
     A usage error names the command's help, so the user knows where to look.
     """
     msg = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)
     name = getattr(exc, "option_name", "") or ""
-    if isinstance(exc, click.NoSuchOption) and name[1:2].isdigit():
+    if isinstance(exc, click.NoSuchOption) and name[1:2].isdigit() and _takes_deal(ctx):
         # a negative number read as an option: what the user meant was a deal
         msg = f"{name} is not an option; a deal number must be in 0..2^64-1"
-    ctx = getattr(exc, "ctx", None)
     if isinstance(exc, click.UsageError) and ctx is not None:
         msg += f" (see '{ctx.command_path} --help')"
     return f"error: {msg}"
