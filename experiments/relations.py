@@ -173,7 +173,7 @@ def _solver_rows(rows: pd.DataFrame) -> pd.DataFrame:
 
 def _unit_pairs(df: pd.DataFrame) -> list[Relation]:
     """The related pairs of units, from their profiles."""
-    profile_of = dict(zip(df["unit"], df["profile"], strict=True))
+    profile_of = dict(zip(df["unit"].tolist(), df["profile"].tolist(), strict=True))
     out = []
     for a, b in itertools.permutations(profile_of, 2):
         rel = relation(profile_of[a], profile_of[b])

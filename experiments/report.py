@@ -139,13 +139,13 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
         escalated = read_escalation(p)
         escalation += escalation_rows(rows, attempts, name)
         untried = ladder_untried(rows, attempts, escalated)
-        keys = zip(df["deal"].astype("int64").tolist(), df["profile"], strict=True)
+        keys = zip(df["deal"].astype("int64").tolist(), df["profile"].tolist(), strict=True)
         df["ladder_untried"] = [key in untried for key in keys]
         stages = tuple(s for s in escalation_stages(rows, attempts, escalated) if s.unfinished)
         counts.append(RunCount(name, len(df), len(spec.profiles) * len(spec.deals), stages))
         # Keep the sweep's profile order (run.json), then deal order.
         order = {prof: k for k, prof in enumerate(spec.profiles)}
-        df["_order"] = [(i, order.get(prof, len(order))) for prof in df["profile"]]
+        df["_order"] = [(i, order.get(prof, len(order))) for prof in df["profile"].tolist()]
         frames.append(df)
     if not frames:
         raise SweepError("no run folder given")
@@ -154,20 +154,23 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     df = df.reset_index(drop=True)
     # A blind player's rows are labelled with it even when it plays alone, so
     # a pimc run never passes for the solver's
-    if set(df["player"]) != {"solver"}:
-        base = [f"{p}/{pl}" for p, pl in zip(df["profile"], df["player"], strict=True)]
+    if set(df["player"].tolist()) != {"solver"}:
+        base = [
+            f"{p}/{pl}" for p, pl in zip(df["profile"].tolist(), df["player"].tolist(), strict=True)
+        ]
     else:
-        base = list(df["profile"])
+        base = df["profile"].tolist()
     df["_base"] = base
     runs_per_label = df.groupby("_base")["run"].nunique()
     shared = set(runs_per_label[runs_per_label > 1].index)
     df["label"] = [
-        f"{b}@{r}" if b in shared else b for b, r in zip(df["_base"], df["run"], strict=True)
+        f"{b}@{r}" if b in shared else b for b, r in zip(base, df["run"].tolist(), strict=True)
     ]
     df = df.drop(columns="_base")
     df.attrs["run_counts"] = counts
     df.attrs["run_paths"] = paths
-    labels = dict(zip(zip(df["run"], df["profile"], strict=True), df["label"], strict=True))
+    runs, profiles = df["run"].tolist(), df["profile"].tolist()
+    labels = dict(zip(zip(runs, profiles, strict=True), df["label"].tolist(), strict=True))
     df.attrs["escalation"] = [e | {"label": labels[e["run"], e["profile"]]} for e in escalation]
     return df
 
@@ -226,7 +229,8 @@ def _label_info(df: pd.DataFrame) -> dict[str, tuple[str, str, str]]:
     player = df["player"] if "player" in df else pd.Series("solver", index=df.index)
     opts = df["player_options"] if "player_options" in df else pd.Series("", index=df.index)
     out: dict[str, tuple[str, str, str]] = {}
-    for lab, prof, pl, op in zip(df["label"], df["profile"], player, opts, strict=True):
+    columns = (df["label"], df["profile"], player, opts)
+    for lab, prof, pl, op in zip(*(c.tolist() for c in columns), strict=True):
         out.setdefault(lab, (prof, pl, op if isinstance(op, str) else ""))
     return out
 
@@ -234,7 +238,7 @@ def _label_info(df: pd.DataFrame) -> dict[str, tuple[str, str, str]]:
 def _labels(df: pd.DataFrame) -> list[str]:
     if "label" not in df:
         df["label"] = df["profile"]
-    return list(dict.fromkeys(df["label"]))
+    return list(dict.fromkeys(df["label"].tolist()))
 
 
 def summary_table(df: pd.DataFrame) -> pd.DataFrame:

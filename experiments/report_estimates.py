@@ -100,7 +100,7 @@ def ladder_untried(
     # a row some later attempt decided is no longer unknown, tried or not
     decided = attempts[attempts["result"] != "unknown"]
     return untried - set(
-        zip(decided["deal"].astype("int64").tolist(), decided["profile"], strict=True)
+        zip(decided["deal"].astype("int64").tolist(), decided["profile"].tolist(), strict=True)
     )
 
 
@@ -318,7 +318,7 @@ def escalation_rows(rows: pd.DataFrame, attempts: pd.DataFrame, run: str) -> lis
 
 def _versions(column: pd.Series) -> str:
     """The toolkit versions that made a stage's rows: one, or several joined."""
-    return ", ".join(sorted(set(column.astype(str))))
+    return ", ".join(sorted(set(column.astype(str).tolist())))
 
 
 def _stage_row(run, prof, stage, nodes, results, seconds, budget_seconds=None) -> dict:

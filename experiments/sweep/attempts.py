@@ -220,7 +220,10 @@ def merge_attempts(
     out["phase1_result"] = out["result"]
     chosen = {c: out[c].tolist() for c in rows.columns}
     extra = {c: out[c].tolist() for c in ESCALATION_COLUMNS if c in out}
-    where = {key: i for i, key in enumerate(zip(out["deal"].tolist(), out["profile"], strict=True))}
+    where = {
+        key: i
+        for i, key in enumerate(zip(out["deal"].tolist(), out["profile"].tolist(), strict=True))
+    }
     done: dict[str, set] = {"subsample": set(), "residue": set()}
     # plain lists, grouped by hand: a DataFrame group and a named tuple per
     # attempt cost minutes on a 100,000-deal run's 65,000 escalated rows
@@ -267,7 +270,7 @@ def merge_attempts(
             out[col] = merged
     for col, values in extra.items():
         out[col] = pd.Series(values, index=out.index).astype(out[col].dtype)
-    keys = list(zip(out["deal"].astype("int64").tolist(), out["profile"], strict=True))
+    keys = list(zip(out["deal"].astype("int64").tolist(), out["profile"].tolist(), strict=True))
     for col, solved, drawn in (
         ("subsample", "subsampled", subsample),
         ("residue_sample", "residue_solved", residue),
@@ -287,12 +290,12 @@ def _banked_upper(out: pd.DataFrame, banked: dict[tuple[int, str], int]) -> list
     (docs/relations.md), the row's own best line being only a lower bound."""
     upper = []
     # every card of the game: 52, or 104 for two packs
-    cards = {p: parse_profile(p).cards for p in set(out["profile"])}
+    cards = {p: parse_profile(p).cards for p in set(out["profile"].tolist())}
     for deal, profile, result, by, own in zip(
         out["deal"].astype("int64").tolist(),
-        out["profile"],
-        out["result"],
-        out["decided_by"],
+        out["profile"].tolist(),
+        out["result"].tolist(),
+        out["decided_by"].tolist(),
         out["banked"].tolist(),
         strict=True,
     ):
