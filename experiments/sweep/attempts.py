@@ -229,7 +229,7 @@ def merge_attempts(
     # attempt cost minutes on a 100,000-deal run's 65,000 escalated rows
     made = {c: attempts[c].tolist() for c in attempts.columns}
     groups: dict[tuple[int, str], list[int]] = {}
-    for j, key in enumerate(zip(made.get("deal", []), made.get("profile", []), strict=True)):
+    for j, key in enumerate(zip(made["deal"], made["profile"], strict=True)):
         groups.setdefault((int(key[0]), key[1]), []).append(j)
     for key, group in groups.items():
         i = where.get(key)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from typing import TypeVar
 
 from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.engine.version import __version__
@@ -141,10 +142,35 @@ _NODES_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)\s*$")
 _SCALE = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
 
 
+T = TypeVar("T")
+
+
 def _is_number(value: object) -> bool:
     """Whether ``value`` is a real number (numpy's too), not a bool: True is an
     int to Python, but ``nodes=True`` is a mistake, not one node."""
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _from_text(
+    value: object, name: str | None, what: str, wanted: str, parse: Callable[[str], T]
+) -> T | None:
+    """What ``parse`` reads from ``value`` when it is text (its error prefixed
+    by ``name``), or None when it is a number: the type check that
+    :func:`read_seconds` and :func:`read_bytes` share.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is neither text nor a number (``wanted`` says what is).
+    """
+    if isinstance(value, str):
+        try:
+            return parse(value)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}" if name else str(exc)) from None
+    if not _is_number(value):
+        raise TypeError(f"{what} must be {wanted}; not {type(value).__name__} {value!r}")
+    return None
 
 
 def _whole(value: numbers.Real) -> int | None:
@@ -185,17 +211,9 @@ def read_seconds(value: str | float, name: str | None = None) -> float:
         positive duration (zero, negative or NaN).
     """
     what = name or "a time budget"
-    if not isinstance(value, str) and not _is_number(value):
-        raise TypeError(
-            f"{what} must be a duration such as '10s' or '500ms', or a number of seconds; "
-            f"not {type(value).__name__} {value!r}"
-        )
-    if isinstance(value, str):
-        try:
-            seconds = seconds_of(value)
-        except ValueError as exc:
-            raise ValueError(f"{name}: {exc}" if name else str(exc)) from None
-    else:
+    wanted = "a duration such as '10s' or '500ms', or a number of seconds"
+    seconds = _from_text(value, name, what, wanted, seconds_of)
+    if seconds is None:
         seconds = float(value)
     # NaN passes the parser (every comparison with it is false): it would run
     # as no budget at all, and be written to run.json as NaN, which is not JSON
@@ -234,17 +252,9 @@ def read_bytes(value: str | int, name: str | None = None) -> int:
         search keeps within) or above :data:`MAX_MEMORY`.
     """
     what = name or "a memory size"
-    if not isinstance(value, str) and not _is_number(value):
-        raise TypeError(
-            f"{what} must be a size such as '256MB' or '2GB', or a number of bytes; "
-            f"not {type(value).__name__} {value!r}"
-        )
-    if isinstance(value, str):
-        try:
-            nbytes = bytes_of(value)
-        except ValueError as exc:
-            raise ValueError(f"{name}: {exc}" if name else str(exc)) from None
-    else:
+    wanted = "a size such as '256MB' or '2GB', or a number of bytes"
+    nbytes = _from_text(value, name, what, wanted, bytes_of)
+    if nbytes is None:
         whole = _whole(value)
         if whole is None:
             raise ValueError(f"{what} must be a whole number of bytes, got {value!r}")
