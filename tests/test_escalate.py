@@ -564,6 +564,21 @@ def test_a_retry_in_a_turned_order_may_keep_the_budget(subsampled, tmp_path):
     assert r.exit_code == 0 and "(0 new)" in r.stderr
 
 
+def test_a_turned_retry_of_two_packs_is_refused_before_any_solve(tmp_path):
+    """Two packs have no turned order: ``--retry --turn`` on a sample of
+    ``double`` rows is one error line before anything is solved or written
+    (it used to fail at the first solve, after the compile)."""
+    run = tmp_path / "double-2k"
+    shutil.copytree(ROOT / "results" / "published" / "double-2k", run)
+    files = _files(run)
+    r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", "400M", "--turn", "64"])
+    assert r.exit_code == 2
+    assert r.stderr.strip().splitlines() == [
+        "error: --turn: two packs (double) are searched in the usual order only"
+    ]
+    assert _files(run) == files
+
+
 def test_a_retry_by_a_newer_version_may_spend_any_budget(subsampled, tmp_path):
     """A sample solved by an older toolkit version may be retried by this one
     at any budget, even below the old one's (another version may search with

@@ -241,6 +241,9 @@ def run_escalation(
         raise SweepError(f"--turn {turn}: a number of 256ths of a move list, 0-255")
     if turn and parse_solver_options(sweep.solver_options)["strategy"] != "dfs":
         raise SweepError("--turn turns the depth-first search: this sweep used another strategy")
+    if turn and _retried_packs(stored) == 2:
+        # refused here, not by the first solve's crash after the compile and a rung of work
+        raise SweepError("--turn: two packs (double) are searched in the usual order only")
     retry_arg = None if retry is None else (parse_nodes(retry), memory_bytes, turn)
     old_sub = stored.subsample if stored is not None else None
     sub = _subsample_arg(subsample, sub_nodes, sub_budget, memory_bytes, old_sub, "--subsample")
@@ -279,6 +282,18 @@ def run_escalation(
     finally:
         if client is not None:
             client.close()
+
+
+def _retried_packs(stored: EscalationSpec | None) -> int:
+    """The most packs among the profiles a ``--retry`` would solve: those of
+    the last sample drawn (the residue's, else the subsample's); 1 when none
+    is drawn (the retry is refused later, with its own message)."""
+    if stored is None:
+        return 1
+    sample = stored.residue if stored.residue is not None else stored.subsample
+    if sample is None or sample.deals is None:
+        return 1
+    return max((parse_profile(p).packs for p in sample.deals), default=1)
 
 
 def _named_sizes(sample: Subsample | None, profiles: Sequence[str]) -> Subsample | None:
