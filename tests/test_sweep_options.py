@@ -54,6 +54,7 @@ def assert_one_error(res, message: str) -> None:
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:9"], "--workers"),
         (["--prune", "P9"], "unknown pruning rule"),
         (["-p", "strict:worry=yes", "--strategy", "layers"], "--strategy layers needs worry=no"),
+        (["-p", "strict,double", "--strategy", "layers"], "two packs (double) are searched"),
         (["--player", "greedy", "--no-probes"], "options of --player solver"),
         (["--player", "random", "--prune", "none"], "options of --player solver"),
     ],

@@ -657,6 +657,12 @@ def make_spec(
                     f"--strategy layers needs worry=no ({worry[0]} lets cards come back, so "
                     "progress can fall); use --strategy dfs"
                 )
+            double = [p for p in profile_names if parse_profile(p).packs == 2]
+            if double:
+                raise SweepError(
+                    f"--strategy layers: two packs ({double[0]}) are searched depth-first only; "
+                    "use --strategy dfs"
+                )
     else:
         if budget is not None or nodes is not None:
             raise SweepError(
