@@ -18,7 +18,7 @@ from canfield.engine import core
 from canfield.engine.cards import card_str, parse_cards
 from canfield.engine.numba_cache import interrupts_deferred, is_warm, mark_warm
 from canfield.engine.position import Position
-from canfield.engine.profiles import parse_profile
+from canfield.engine.profiles import Profile, parse_profile
 from canfield.engine.version import __version__
 from canfield.solver import config
 from canfield.solver.beam_run import beam_applies, beam_probe
@@ -113,6 +113,34 @@ STRATEGIES = ("dfs", "layers", "shared")
 ONE_CORE_STRATEGIES = ("dfs", "layers")
 
 
+def search_refusal(profile: Profile, strategy: str = "dfs", turn: int = 0) -> str | None:
+    """Why ``profile`` cannot be searched with ``strategy`` in order
+    ``turn`` (None: it can). One place for the rule, so that a command can
+    refuse an option mix before it compiles or writes anything, with the
+    words the solver itself would raise.
+
+    Parameters
+    ----------
+    profile : Profile
+        The rules (:func:`canfield.engine.profiles.parse_profile`).
+    strategy : str
+        ``'dfs'``, ``'shared'`` or ``'layers'``.
+    turn : int
+        The depth-first search's turned order (0: the usual order).
+    """
+    if profile.packs == 2:
+        if strategy != "dfs":
+            return "two packs (double) are searched depth-first only, on one core"
+        if turn:
+            return "two packs (double) are searched in the usual order only"
+    elif strategy == "layers" and profile.worry == "yes":
+        return (
+            f"--strategy layers needs worry=no ({profile.canonical()} lets cards come back, "
+            "so progress can fall); use --strategy dfs"
+        )
+    return None
+
+
 class Solver:
     """A reusable solver: allocates its stack once, grows its table on demand.
 
@@ -194,13 +222,11 @@ class Solver:
     ) -> SolveResult:
         """Search ``position`` within the budgets."""
         t0 = time.perf_counter()
+        refusal = search_refusal(position.profile, self.strategy, self.turn)
+        if refusal is not None:
+            raise ValueError(refusal)
         if position.profile.packs == 2:
             return self._solve_double(position, seconds, nodes, t0)
-        if self.strategy == "layers" and int(position.game.rules[core.R_WORRY]):
-            raise ValueError(
-                "the layered search needs worry=no (with worry, progress can fall); "
-                "use the depth-first search"
-            )
         run = self._search(position, seconds, nodes, t0)
         stats = run.stats
         line, end = expand_macros(position, run.macros)
@@ -240,10 +266,6 @@ class Solver:
         self, position: Position, seconds: float, nodes: int | None, t0: float
     ) -> SolveResult:
         """Two packs: the search of :mod:`solver.double_run` (depth-first only)."""
-        if self.strategy != "dfs":
-            raise ValueError("two packs (double) are searched depth-first only, on one core")
-        if self.turn:
-            raise ValueError("two packs (double): their search has no turned order (turn=0)")
         r = solve_double(position, seconds, nodes, self.memory, self.prune, self.probes)
         g = position.game
         return SolveResult(

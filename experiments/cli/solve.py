@@ -24,6 +24,7 @@ from canfield.solver.search import (
     SolveResult,
     is_compiled,
     prune_mask,
+    search_refusal,
     solve,
     solve_deal,
     warm_up,
@@ -54,13 +55,9 @@ def _job(source: Source, asked: Profile | None, pick: int | None, strategy: str)
         deal = source.deal if source.deal is not None else source.cards
         selective_all = prof.layout == "selective" and pick is None
         pos = None if selective_all else Position.from_deal(deal, prof, pick=pick)
-    if strategy == "layers" and prof.worry == "yes":
-        fail(
-            f"--strategy layers needs worry=no ({prof.canonical()} lets cards come back, "
-            "so progress can fall); use --strategy dfs"
-        )
-    if strategy != "dfs" and prof.packs == 2:
-        fail("two packs (double) are searched depth-first only, on one core; use --strategy dfs")
+    refusal = search_refusal(prof, strategy)
+    if refusal is not None:
+        fail(refusal)
     return _Job(source, prof, pos)
 
 
@@ -306,8 +303,10 @@ def solve_cmd(
         strategy = "shared" if threads > 1 and one_pack else "dfs"
     if turn and (strategy != "dfs" or threads > 1):
         raise click.UsageError("--turn turns the depth-first search on one core: --strategy dfs")
-    if turn and any(job.profile.packs == 2 for job in jobs):
-        fail("--turn: two packs (double) are searched in the usual order only")
+    for job in jobs if turn else ():
+        refusal = search_refusal(job.profile, strategy, turn)
+        if refusal is not None:
+            fail(f"--turn: {refusal}")
     view = _view_target(view_out, jobs, (position_file, file))
     opts = {
         "memory": memory,

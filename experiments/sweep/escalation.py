@@ -89,6 +89,7 @@ from canfield.experiments.sweep.spec import (
     with_turn,
 )
 from canfield.experiments.sweep.store import RunFolder
+from canfield.solver.search import search_refusal
 
 
 def attempt_batch(profile: str, deals: Sequence[int], *args) -> list[dict]:
@@ -241,9 +242,11 @@ def run_escalation(
         raise SweepError(f"--turn {turn}: a number of 256ths of a move list, 0-255")
     if turn and parse_solver_options(sweep.solver_options)["strategy"] != "dfs":
         raise SweepError("--turn turns the depth-first search: this sweep used another strategy")
-    if turn and _retried_packs(stored) == 2:
+    for name in _retried_profiles(stored) if turn else ():
         # refused here, not by the first solve's crash after the compile and a rung of work
-        raise SweepError("--turn: two packs (double) are searched in the usual order only")
+        refusal = search_refusal(parse_profile(name), "dfs", turn)
+        if refusal is not None:
+            raise SweepError(f"--turn: {refusal}")
     retry_arg = None if retry is None else (parse_nodes(retry), memory_bytes, turn)
     old_sub = stored.subsample if stored is not None else None
     sub = _subsample_arg(subsample, sub_nodes, sub_budget, memory_bytes, old_sub, "--subsample")
@@ -284,16 +287,16 @@ def run_escalation(
             client.close()
 
 
-def _retried_packs(stored: EscalationSpec | None) -> int:
-    """The most packs among the profiles a ``--retry`` would solve: those of
-    the last sample drawn (the residue's, else the subsample's); 1 when none
-    is drawn (the retry is refused later, with its own message)."""
+def _retried_profiles(stored: EscalationSpec | None) -> list[str]:
+    """The profiles a ``--retry`` would solve: those of the last sample drawn
+    (the residue's, else the subsample's); none when no sample is drawn (the
+    retry is refused later, with its own message)."""
     if stored is None:
-        return 1
+        return []
     sample = stored.residue if stored.residue is not None else stored.subsample
     if sample is None or sample.deals is None:
-        return 1
-    return max((parse_profile(p).packs for p in sample.deals), default=1)
+        return []
+    return list(sample.deals)
 
 
 def _named_sizes(sample: Subsample | None, profiles: Sequence[str]) -> Subsample | None:

@@ -19,7 +19,7 @@ from canfield.experiments.players import DEFAULT_PIMC_K
 from canfield.experiments.sweep.errors import SweepError
 from canfield.solver.budgets import bytes_of, seconds_of
 from canfield.solver.config import DEFAULT_MEMORY, QUARTER_RAM
-from canfield.solver.search import ONE_CORE_STRATEGIES, PRUNING_RULES
+from canfield.solver.search import ONE_CORE_STRATEGIES, PRUNING_RULES, search_refusal
 from canfield.solver.search import prune_mask as solver_prune_mask
 
 #: ``--player`` values; ``solver`` plays with perfect information.
@@ -650,19 +650,11 @@ def make_spec(
         if budget is None and nodes is None:
             seconds = DEFAULT_BUDGET_SECONDS
         searching = solver_options(prune or "all", probes is not False, strategy or "dfs")
-        if parse_solver_options(searching)["strategy"] == "layers":
-            worry = [p for p in profile_names if parse_profile(p).worry == "yes"]
-            if worry:
-                raise SweepError(
-                    f"--strategy layers needs worry=no ({worry[0]} lets cards come back, so "
-                    "progress can fall); use --strategy dfs"
-                )
-            double = [p for p in profile_names if parse_profile(p).packs == 2]
-            if double:
-                raise SweepError(
-                    f"--strategy layers: two packs ({double[0]}) are searched depth-first only; "
-                    "use --strategy dfs"
-                )
+        chosen = parse_solver_options(searching)["strategy"]
+        for name in profile_names:
+            refusal = search_refusal(parse_profile(name), chosen)
+            if refusal is not None:
+                raise SweepError(f"--strategy {chosen}: {refusal}")
     else:
         if budget is not None or nodes is not None:
             raise SweepError(
