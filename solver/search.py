@@ -132,7 +132,9 @@ def search_refusal(profile: Profile, strategy: str = "dfs", turn: int = 0) -> st
         if strategy != "dfs":
             return "two packs (double) are searched depth-first only, on one core"
         if turn:
-            return "two packs (double) are searched in the usual order only"
+            return (
+                "two packs (double) have no turned order: they are searched in the usual order only"
+            )
     elif strategy == "layers" and profile.worry == "yes":
         return (
             f"--strategy layers needs worry=no ({profile.canonical()} lets cards come back, "

@@ -574,7 +574,8 @@ def test_a_turned_retry_of_two_packs_is_refused_before_any_solve(tmp_path):
     r = CliRunner().invoke(escalate_cmd, [str(run), "--retry", "400M", "--turn", "64"])
     assert r.exit_code == 2
     assert r.stderr.strip().splitlines() == [
-        "error: --turn: two packs (double) are searched in the usual order only"
+        "error: --turn: two packs (double) have no turned order: they are searched in the usual "
+        "order only"
     ]
     assert _files(run) == files
 
