@@ -33,7 +33,24 @@ from dataclasses import asdict, dataclass, field
 from canfield.engine.notation import Move
 from canfield.engine.observation import observe
 from canfield.engine.position import Position
-from canfield.engine.profiles import parse_profile
+from canfield.engine.profiles import Profile, parse_profile
+
+
+def player_refusal(profile: str | Profile) -> str | None:
+    """Why the players cannot play ``profile``, or None if they can.
+
+    One rule for every command that plays games (``sweep --player``, ``bench
+    players``, ``bench view``), checked before the first game: a selective deal
+    is no position until its base card is picked, which no player does, and
+    the observation a player sees counts the unseen cards as a set of
+    distinct cards, which two packs are not.
+    """
+    prof = parse_profile(profile)
+    if prof.layout == "selective":
+        return "the blind players do not pick a base card yet (selective)"
+    if prof.packs == 2:
+        return "the blind players do not play two packs (double) yet"
+    return None
 
 
 class IllegalPlayerMove(RuntimeError):
@@ -83,8 +100,9 @@ def play_game(
     if player is None:
         raise ValueError("play_game needs a player")
     prof = parse_profile(profile)
-    if prof.layout == "selective":
-        raise ValueError("selective needs a base pick; players do not pick yet")
+    refusal = player_refusal(prof)
+    if refusal is not None:
+        raise ValueError(refusal)
     t0 = time.perf_counter()
     if hasattr(player, "reset"):
         player.reset(seed * 1_000_003 + deal)

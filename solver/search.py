@@ -11,7 +11,7 @@ engine (:func:`solver.macros.expand_macros`) before it returns it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
 from canfield.engine import core
@@ -264,6 +264,18 @@ class Solver:
             turn=self.turn,
         )
 
+    def solve_deal(
+        self,
+        deal: int | str | list[int],
+        profile: str | Profile | None = None,
+        seconds: float = config.DEFAULT_SECONDS,
+        nodes: int | None = config.DEFAULT_NODES,
+    ) -> SolveResult:
+        """Search deal ``deal`` under ``profile`` within the budgets; a
+        ``selective`` deal is its five base picks, each on a share of the
+        budgets (:func:`solve_picks`)."""
+        return solve_picks(self.solve, deal, profile, seconds, nodes)
+
     def _solve_double(
         self, position: Position, seconds: float, nodes: int | None, t0: float
     ) -> SolveResult:
@@ -460,7 +472,26 @@ def solve_deal(
     evict: bool = True,
     turn: int = 0,
 ) -> SolveResult:
-    """Solve a dealt position; for ``selective`` solve all five base picks.
+    """Solve a dealt position with a reused solver; for ``selective`` solve all
+    five base picks (:meth:`Solver.solve_deal`)."""
+    return solve_picks(
+        lambda pos, s, n: solve(pos, s, n, memory, prune, strategy, probes, threads, evict, turn),
+        deal,
+        profile,
+        seconds,
+        nodes,
+    )
+
+
+def solve_picks(
+    solve_one: Callable[[Position, float, int | None], SolveResult],
+    deal: int | str | list[int],
+    profile: str | Profile | None,
+    seconds: float,
+    nodes: int | None,
+) -> SolveResult:
+    """Solve the dealt position with ``solve_one(position, seconds, nodes)``;
+    for ``selective``, each of the five base picks in turn.
 
     The selective answer is the best pick: won if any pick wins, lost only if
     every pick is lost, otherwise unknown; ``picks`` holds each pick's verdict.
@@ -471,8 +502,7 @@ def solve_deal(
     """
     prof = parse_profile(profile)
     if prof.layout != "selective":
-        pos = Position.from_deal(deal, prof)
-        return solve(pos, seconds, nodes, memory, prune, strategy, probes, threads, evict, turn)
+        return solve_one(Position.from_deal(deal, prof), seconds, nodes)
     # the five cards of the deal that may be picked as the base
     five = list(Position.from_deal(deal, "strict").game.deal[13:18])
     t0 = time.perf_counter()
@@ -481,8 +511,7 @@ def solve_deal(
         left = seconds - (time.perf_counter() - t0)
         share = max(left / (len(five) - i), 1e-3)
         node_share = _node_share(nodes, sum(r.nodes for r in results), len(five) - i)
-        pos = Position.from_deal(deal, prof, pick=card)
-        r = solve(pos, share, node_share, memory, prune, strategy, probes, threads, evict, turn)
+        r = solve_one(Position.from_deal(deal, prof, pick=card), share, node_share)
         results.append(r)
         if r.result == "won":
             break

@@ -9,11 +9,14 @@ meant (zero or NaN seconds, a table smaller than the solver ever keeps).
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 from test_report_cli import one_error_line
 
+from canfield.engine.profiles import parse_profile
 from canfield.experiments.bench import engine
 from canfield.experiments.cli import main
 from canfield.experiments.sweep.spec import MIN_MEMORY as MIN_TABLE_BYTES
@@ -21,6 +24,7 @@ from canfield.experiments.sweep.spec import MIN_MEMORY_TEXT as MIN_TABLE_TEXT
 from canfield.solver.table import slot_bytes
 
 LAST_DEAL = str(2**64 - 1)
+PUBLISHED = Path(__file__).resolve().parents[1] / "results" / "published"
 PAST_LAST = str(2**64)
 
 
@@ -123,3 +127,57 @@ def test_a_bench_time_budget_is_finite(name, budget, tmp_path):
     # goes on, so the benchmark might never end
     args = [name, "--budget", budget, "--deals" if name != "table" else "--deal", "0"]
     refused(tmp_path / "b.csv", args, "--budget")
+
+
+@pytest.mark.parametrize(
+    "args, fragments",
+    [
+        # the blind players pick no base card and see one pack's cards only;
+        # bench view plays greedy games too (it failed after its first figure)
+        (["players", "--profile", "selective", "-n", "1"], ["--profile", "base card"]),
+        (["players", "--profile", "double", "-n", "1"], ["--profile", "two packs"]),
+        (["view", "--profile", "selective", "--games", "1"], ["--profile", "base card"]),
+        (["view", "--profile", "double", "--games", "1"], ["--profile", "two packs"]),
+        # the search's own rule: two packs are searched depth-first only
+        (["layers", "--profile", "double", "--deals", "0"], ["--profile", "depth-first only"]),
+        # one position per capacity solve (a traceback from its child process)
+        (["table", "--profile", "selective", "--budget", "1s"], ["--profile", "five"]),
+    ],
+)
+def test_a_profile_a_benchmark_cannot_run_is_refused_before_any_work(args, fragments, tmp_path):
+    refused(tmp_path / "b.csv", args, *fragments)
+
+
+def test_verify_with_nothing_to_re_prove_is_one_line(tmp_path):
+    # main-10k proves no deal of 1:2 lost under strict (deal 1 is won); the
+    # empty summary used to end in a KeyError traceback
+    refused(tmp_path / "v.csv", ["verify", "--deals", "1:2", "--nodes", "1000"], "nothing")
+
+
+def test_selective_deals_are_benchmarked_as_their_five_picks(tmp_path):
+    # pruning, layers and verify solved Position.from_deal(deal, "selective"),
+    # which has no base card: the pruning bench died at the profile after
+    # every other profile's solves, its rows unwritten
+    out = tmp_path / "p.csv"
+    r = run("bench", "pruning", "--profiles", "strict,selective", "--deals", "0:2",
+            "--nodes", "2000", "--out", str(out))  # fmt: skip
+    assert r.exit_code == 0, r.output
+    rows = pd.read_csv(out)
+    sel = rows[rows["profile"] == "selective"]
+    assert len(sel) == 2 and (sel["profile_full"] == parse_profile("selective").full()).all()
+    assert (sel["on_result"] != "unknown").all()
+
+    out = tmp_path / "l.csv"
+    r = run("bench", "layers", "--profile", "selective", "--deals", "0", "--budget", "5s",
+            "--memory", "64MB", "--out", str(out))  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert set(pd.read_csv(out)["strategy"]) == {"dfs", "layers"}
+
+    # the published variants-2k proves selective deal 109 lost: all five picks
+    out = tmp_path / "v.csv"
+    r = run("bench", "verify", "--run", str(PUBLISHED / "variants-2k"), "--profile",
+            "selective", "--deals", "109:110", "--nodes", "50000", "--out", str(out))  # fmt: skip
+    assert r.exit_code == 0, r.output
+    rows = pd.read_csv(out)
+    assert (rows["result"] == "lost").all() and len(rows) >= 2
+    assert rows["banked"].nunique() == 1

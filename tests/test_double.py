@@ -552,8 +552,11 @@ def test_blind_players_refuse_two_packs_in_one_line(tmp_path):
         "--workers",
         "1",
     )
-    assert out.exit_code != 0
-    assert "do not play two packs" in out.stderr and "Traceback" not in out.output
+    # refused with the sweep's options, before the run folder is made (it
+    # used to fail at the first game, after the folder and the workers)
+    line = assert_user_error(out)
+    assert "do not play two packs" in line and "--player solver" in line
+    assert not (tmp_path / "run").exists()
 
 
 @pytest.mark.parametrize("memory", [1 << 20, 3 << 20])

@@ -18,7 +18,7 @@ import statistics
 import time
 from pathlib import Path
 
-from canfield.engine.position import Position
+from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.bench.csv_rows import write_rows
 from canfield.solver import config
@@ -31,14 +31,15 @@ def run(
     """Solve each deal depth-first and layered; one row per (deal, strategy)."""
     solvers = {s: Solver(memory, strategy=s, probes=probes) for s in ONE_CORE_STRATEGIES}
     rows = []
+    full = parse_profile(profile).full()
     for d in deals:
-        pos = Position.from_deal(d, profile)
         for name, solver in solvers.items():
-            r = solver.solve(pos, seconds=seconds)
+            # solve_deal: a selective deal is its five base picks, each on a share
+            r = solver.solve_deal(d, profile, seconds=seconds)
             rows.append(
                 {
                     "profile": profile,
-                    "profile_full": pos.profile.full(),
+                    "profile_full": full,
                     "deal": d,
                     "strategy": name,
                     "result": r.result,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from canfield.engine.position import Position
+from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.bench.csv_rows import write_rows
 from canfield.solver.search import PRUNING_RULES, Solver, warm_up
@@ -46,14 +46,15 @@ def compare(
     """Solve ``deals`` with the rules on and with ``off`` off; the summary and the rows."""
     on, off_solver = Solver(memory, prune=True), Solver(memory, prune=off_rules(off))
     rows = []
+    full = parse_profile(profile).full()
     for d in deals:
-        pos = Position.from_deal(d, profile)
-        a = on.solve(pos, seconds=1e9, nodes=nodes)
-        b = off_solver.solve(pos, seconds=1e9, nodes=nodes)
+        # solve_deal: a selective deal is its five base picks, each on a share
+        a = on.solve_deal(d, profile, seconds=1e9, nodes=nodes)
+        b = off_solver.solve_deal(d, profile, seconds=1e9, nodes=nodes)
         rows.append(
             {
                 "profile": profile,
-                "profile_full": pos.profile.full(),
+                "profile_full": full,
                 "deal": d,
                 "budget_nodes": nodes,
                 "off": off,
@@ -110,6 +111,8 @@ def bench(
     for prof in profiles:
         summary, rows = compare(prof, deals, nodes, memory, off)
         all_rows += rows
+        # written after every profile: a long run stopped early keeps what it did
+        write_rows(out, all_rows)
         print(
             "  ".join(
                 f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from canfield.engine.position import Position
 from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.bench.csv_rows import write_rows
@@ -77,11 +76,11 @@ def verify_deal(
     deal: int, profile: str, nodes: int, memory: int, published: str
 ) -> tuple[SolveResult, Verification | None, list[dict]]:
     """Solve ``deal`` with every rule on; re-prove a loss with each rule off."""
-    pos = Position.from_deal(deal, profile)
 
     def solve_with(prune: bool | list[str]) -> SolveResult:
-        # no time budget: the node budget alone, so the rows are the same on any machine
-        return Solver(memory, prune=prune).solve(pos, seconds=1e9, nodes=nodes)
+        # no time budget: the node budget alone, so the rows are the same on any
+        # machine; solve_deal: a selective deal is lost when its five picks are
+        return Solver(memory, prune=prune).solve_deal(deal, profile, seconds=1e9, nodes=nodes)
 
     first = solve_with(True)
     rows = [
@@ -89,7 +88,7 @@ def verify_deal(
     ]
     if first.result != "lost":
         return first, None, rows
-    checked = verify_loss(pos.profile, first.banked, solve_with)
+    checked = verify_loss(parse_profile(profile), first.banked, solve_with)
     bad = set(checked.contradictions)
     for p in checked.reproofs:
         row = _row(deal, profile, nodes, published, p.off, p)

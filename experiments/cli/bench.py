@@ -36,6 +36,7 @@ from canfield.experiments.cli.budgets import (
 )
 from canfield.experiments.cli.errors import fail
 from canfield.experiments.cli.outputs import writable_file, writing
+from canfield.experiments.play import player_refusal
 from canfield.experiments.sweep import SweepError
 from canfield.experiments.sweep.spec import (
     MIN_MEMORY_TEXT,
@@ -44,7 +45,7 @@ from canfield.experiments.sweep.spec import (
     split_profiles,
 )
 from canfield.solver import config
-from canfield.solver.search import PRUNING_RULES
+from canfield.solver.search import PRUNING_RULES, search_refusal
 
 #: Where a benchmark writes by default, relative to the current directory.
 RUNS_BENCH = Path("results", "runs", "bench")
@@ -131,6 +132,15 @@ def _profiles(text: str) -> list[str]:
         return split_profiles(text)
     except SweepError as exc:
         fail(str(exc))
+
+
+def _playable(profile: str) -> str:
+    """The canonical ``--profile`` of a benchmark that plays games, refused in
+    one line before any game when the players cannot play it."""
+    refusal = player_refusal(profile)
+    if refusal is not None:
+        fail(f"--profile {profile}: {refusal}")
+    return parse_profile(profile).canonical()
 
 
 def output_options(name: str):
@@ -323,6 +333,13 @@ def table_cmd(
     if not size_list:
         fail("--sizes needs at least one size, e.g. 64MB,512MB")
     prof = parse_profile(profile)
+    if prof.layout == "selective":
+        # refused here: the capacity solves run in a child process, whose
+        # error was a traceback after the other sizes' solves
+        fail(
+            f"--profile {profile}: a capacity solve takes one position, and a selective "
+            "deal is five (one per base pick); measure strict, whose search it shares"
+        )
     deal_range = _deal_range(rows, "--rows") if rows else None
     # --rows reads the published sweep of the checkout the code runs from
     published = Path(table.__file__).resolve().parents[2] / table.MAIN_10K
@@ -388,6 +405,9 @@ def layers_cmd(
     deal_list = _deal_list(deals, "--deals")
     if prof.worry == "yes":
         fail("the layered search needs a profile with worry=no")
+    refusal = search_refusal(prof, "layers")
+    if refusal is not None:
+        fail(f"--profile {profile}: {refusal}")
     path = result_path(out, publish, "layers.csv")
     with writing(path):
         layers.bench(prof.canonical(), deal_list, budget, memory, dfs_share, not no_probes, path)
@@ -506,9 +526,15 @@ def verify_cmd(
     if len(prof) != 1:
         fail("--profile takes one profile")
     try:
-        verify.lost_deals(run, prof[0], deal_range)
+        lost = verify.lost_deals(run, prof[0], deal_range)
     except SweepError as exc:
         fail(str(exc))
+    if not lost and not extra:
+        # an empty re-proof used to end in a traceback from its summary
+        fail(
+            f"no deal of {deal_range.start}:{deal_range.stop} is lost under {prof[0]} in "
+            f"{run}, and --also names none: nothing to re-prove"
+        )
     path = result_path(out, publish, "verify.csv", [run])
     with writing(path):
         _, contradictions = verify.bench(run, prof[0], deal_range, extra, nodes, memory, path)
@@ -590,12 +616,13 @@ def players_cmd(
     if math.isinf(pimc_seconds) and pimc_nodes is None:
         fail("--pimc-seconds inf needs --pimc-nodes: a sample would have no limit")
     _deals_fit(start, count, "--start/-n")
+    prof = _playable(profile)
     path = result_path(out, publish, "players.csv")
     with writing(path):
         players.bench(
             chosen,
             range(start, start + count),
-            profile,
+            prof,
             seed,
             pimc_k,
             pimc_seconds,
@@ -635,7 +662,7 @@ def view_cmd(
     publish: bool,
 ) -> None:
     """The HTML view of a long solution (size, time to write) and analyze's seconds a game."""
-    prof = parse_profile(profile).canonical()
+    prof = _playable(profile)
     _deals_fit(start, max(solutions, games), "--start")
     path = result_path(out, publish, "view.csv")
     try:

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from canfield.engine.profiles import ProfileError, parse_profile
 from canfield.engine.version import __version__
+from canfield.experiments.play import player_refusal
 from canfield.experiments.players import DEFAULT_PIMC_K
 from canfield.experiments.sweep.errors import SweepError
 from canfield.solver.budgets import bytes_of, seconds_of
@@ -661,11 +662,10 @@ def make_spec(
                 f"--budget and --nodes are budgets of --player solver; a {player} game has none"
                 + (" (use --pimc-nodes for pimc's samples)" if player == "pimc" else "")
             )
-        selective = [p for p in profile_names if parse_profile(p).layout == "selective"]
-        if selective:
-            raise SweepError(
-                f"players do not pick a base card yet: {selective[0]} needs --player solver"
-            )
+        for name in profile_names:
+            refusal = player_refusal(name)
+            if refusal is not None:
+                raise SweepError(f"{refusal}: {name} needs --player solver")
         seconds = None
         if player == "pimc":
             k = DEFAULT_PIMC_K if pimc_k is None else pimc_k
