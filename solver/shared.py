@@ -189,13 +189,19 @@ def search_shared(
         for r in live:
             r.entry_limit = int(r.stats[ST_ENTRIES]) + max(0, room) // len(live)
         end = min(seconds, time.perf_counter() - t0 + SLICE_SECONDS)
+        failed: list[BaseException] = []
         workers = [
-            threading.Thread(target=r.advance, args=(t0, end, each, r.table_bytes)) for r in live
+            threading.Thread(target=_advance, args=(r, failed, t0, end, each, r.table_bytes))
+            for r in live
         ]
         for w in workers:
             w.start()
         for w in workers:
             w.join()
+        if failed:
+            # a thread that raised would otherwise only print, and the solve
+            # would answer from the threads left
+            raise failed[0]
         if any(r.code == WON for r in live):
             break
         _share_best(runs)
@@ -221,6 +227,14 @@ def search_shared(
                     runs[k] = _start(position, k, threads, prune, memory, runs[0].table, r)
     answers = {k: run.finish() for k, run in enumerate(runs)}
     return _pooled(answers, threads, max(r.peak_bytes for r in answers.values()))
+
+
+def _advance(run: DfsRun, failed: list[BaseException], *limits) -> None:
+    """``run.advance(*limits)`` on a thread; what it raises goes to ``failed``."""
+    try:
+        run.advance(*limits)
+    except BaseException as exc:  # handed to the caller, which raises it
+        failed.append(exc)
 
 
 def _pooled(answers: dict[int, Run], threads: int, table_bytes: int) -> Run:

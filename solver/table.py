@@ -8,10 +8,15 @@ one choice per card above it, then the key's header (foundations, reserve
 count, redeals, played-stock mask). Only the bits a column uses are stored,
 and the string is parsed column by column, so two slots hold the same bits
 exactly when they hold the same position: no verdict rests on a hash. The
-string takes at most 159 bits (the 51 cards besides the base card in
-columns under ``build=alt``: 6 + 4 x 12 + 47 + 58), so a slot is 5 words
-(20 bytes), or 7 (28 bytes) for ``build=rank``, whose choices take 2 bits
-a card.
+string takes at most 159 bits (51 cards in the columns under ``build=alt``:
+6 + 4 x 12 + 47 + 58), so a slot is 5 words (20 bytes), or 7 (28 bytes)
+for ``build=rank``, whose choices take 2 bits a card; the top bit of the
+last word is left to ``FINISHED`` (``VISITED``). All 52 cards lie in the
+columns only under ``worry``, which may take even the dealt base card back
+from its foundation; the foundations and the reserve are then empty, so the
+header's low part (foundations and reserve count, 20 bits) is zero and is
+left out: the string is 140 bits, and it stays exact, since the column
+lengths, read first, say whether the part is there.
 
 Slots are found by open addressing with linear probing from a home slot
 that a hash of the string (pointer left out) picks, so every pointer visited
@@ -29,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from canfield.engine import core
+from canfield.engine.cards import N_CARDS
 from canfield.solver.atomics import cas_u32, load_acquire_u32, or_u32, store_release_u32
 from canfield.solver.macros import PTR_MASK, PTR_SHIFT
 from canfield.solver.pruning import dominators
@@ -55,6 +61,13 @@ VISITED = FINISHED
 def slot_words(kw: int) -> int:
     """32-bit words in a slot for keys of ``kw`` 64-bit words."""
     return 5 if kw == 5 else 7
+
+
+@njit(cache=True, inline="always")
+def key_bits(nw):
+    """Bits a compact string may take in a slot of ``nw`` words: all but the
+    last word's top bit, ``FINISHED`` (``VISITED``)."""
+    return 32 * nw - 1
 
 
 def slot_bytes(kw: int) -> int:
@@ -100,17 +113,20 @@ def pack_key(key, kw, kb, nbits):
     """Write the compact string of ``key[:kw]`` (pointer field left 0) into
     ``key[kw:]``; ``kb`` choice bits a card. Returns the bits used.
 
-    Raises if the string passes ``nbits``, the slot's width (it cannot: see
-    the module docstring; the check keeps a wrong width from truncating).
+    Raises if the string passes ``nbits``, :func:`key_bits` of the slot (it
+    cannot: see the module docstring; the check keeps a wrong width from
+    truncating).
     """
     out = key[kw:]
     for i in range(PACK_WORDS):
         out[i] = 0
     pos = PTR_FIELD
     wide = kw > 5
+    cards = 0
     for c in range(core.N_COLS):
         lo = key[1 + 2 * c] if wide else key[1 + c]
         n = np.int64(lo & np.uint64(63))
+        cards += n
         pos = _put(out, pos, np.uint64(n), 6)
         if n == 0:
             continue
@@ -122,7 +138,9 @@ def pack_key(key, kw, kb, nbits):
             hi = key[2 + 2 * c]
             pos = _put(out, pos, _low(hi, need - first), need - first)
     k0 = key[0]
-    pos = _put(out, pos, _low(k0, _LOW_BITS), _LOW_BITS)
+    if cards < N_CARDS:
+        # with every card in the columns (worry only) this part is zero
+        pos = _put(out, pos, _low(k0, _LOW_BITS), _LOW_BITS)
     pos = _put(out, pos, k0 >> np.uint64(_HIGH_SHIFT), 64 - _HIGH_SHIFT)
     if pos > nbits:
         raise ValueError("a compact key is wider than its slot")
@@ -190,7 +208,7 @@ def tt_visit(table, key, s, game, rules, use_e2, max_entries, stats):
     nw = table.shape[1]
     kw = key.shape[0] - PACK_WORDS
     p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
-    pack_key(key, kw, core.choice_bits(rules), 32 * nw - 1)
+    pack_key(key, kw, core.choice_bits(rules), key_bits(nw))
     # the string as 32-bit words (little-endian), the pointer field still 0
     out = key[kw:].view(np.uint32)
     w0 = out[0]
@@ -253,7 +271,7 @@ def tt_visit_shared(table, key, s, game, rules, use_e2, max_entries, stats, help
     nw = table.shape[1]
     kw = key.shape[0] - PACK_WORDS
     p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
-    pack_key(key, kw, core.choice_bits(rules), 32 * nw - 1)
+    pack_key(key, kw, core.choice_bits(rules), key_bits(nw))
     out = key[kw:].view(np.uint32)
     w0 = out[0]
     i = _home(_hash_row(out[:nw]), cap)
@@ -304,7 +322,7 @@ def tt_slot(table, key, rules):
     nw = table.shape[1]
     kw = key.shape[0] - PACK_WORDS
     p = np.int64((key[0] >> np.uint64(PTR_SHIFT)) & np.uint64(PTR_MASK))
-    pack_key(key, kw, core.choice_bits(rules), 32 * nw - 1)
+    pack_key(key, kw, core.choice_bits(rules), key_bits(nw))
     out = key[kw:].view(np.uint32)
     w = out[0] | np.uint32(p + 1)
     i = _home(_hash_row(out[:nw]), cap)

@@ -156,3 +156,25 @@ def test_every_thread_cuts_against_the_best_count_any_thread_reached(monkeypatch
     run = search_shared(pos, 2, time.perf_counter(), 120.0, None, MEMORY, prune_mask(True))
     assert (run.result, int(run.stats[ST_BEST])) == ("lost", 11)
     assert len(raised) >= 2 and sum(raised) >= 1, raised
+
+
+def test_a_thread_that_raises_fails_the_solve(monkeypatch):
+    # a thread's exception was printed by threading and lost: the solve went
+    # on with the threads left and answered (a compact key too wide for its
+    # slot under strict:worry=yes printed thousands of tracebacks, then
+    # "unknown")
+    calls = []
+
+    def broken(self, *limits):
+        calls.append(self)
+        if len(calls) == 2:
+            raise RuntimeError("thread 2 broke")
+        return original(self, *limits)
+
+    original = shared.DfsRun.advance
+    monkeypatch.setattr(shared.DfsRun, "advance", broken)
+    with pytest.raises(RuntimeError, match="thread 2 broke"):
+        Solver(1 << 24, strategy="shared", threads=2).solve(
+            Position.from_deal(43, "strict"), seconds=60, nodes=2_000_000
+        )
+    assert len(calls) >= 2

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from canfield.engine import core
+from canfield.engine.cards import parse_cards
 from canfield.engine.position import Position
 from canfield.experiments.bench.table import published_rows
 from canfield.solver.macros import PTR_SHIFT
@@ -25,6 +26,7 @@ from canfield.solver.table import (
     PACK_WORDS,
     _hash_row,
     _home,
+    key_bits,
     new_table,
     pack_key,
     slot_words,
@@ -63,7 +65,7 @@ def _string(pos: Position) -> bytes:
     key = _key(pos)
     kw = key.shape[0] - PACK_WORDS
     nw = slot_words(kw)
-    pack_key(key, kw, core.choice_bits(pos.game.rules), 32 * nw)
+    pack_key(key, kw, core.choice_bits(pos.game.rules), key_bits(nw))
     return key[kw:].view(np.uint32)[:nw].tobytes()
 
 
@@ -98,7 +100,7 @@ def _home_of(pos: Position, cap: int) -> int:
     key = _key(pos)
     kw = key.shape[0] - PACK_WORDS
     nw = slot_words(kw)
-    pack_key(key, kw, core.choice_bits(pos.game.rules), 32 * nw)
+    pack_key(key, kw, core.choice_bits(pos.game.rules), key_bits(nw))
     return int(_home(np.uint64(_hash_row(key[kw:].view(np.uint32)[:nw])), np.int64(cap)))
 
 
@@ -166,15 +168,20 @@ def _widest_key(kw: int, lengths: list[int]) -> np.ndarray:
 @pytest.mark.parametrize(
     "kw, kb, lengths, bits",
     [
-        (5, 1, [13, 13, 13, 13], 6 + 4 * 12 + 48 + 58),  # every card in columns, alt
-        (5, 1, [52, 0, 0, 0], 6 + 24 + 6 + 51 + 58),  # one column of 52 (A-K wrap)
-        (5, 0, [13, 13, 13, 13], 6 + 4 * 12 + 58),  # suit: no choices
-        (9, 2, [13, 13, 13, 13], 6 + 4 * 12 + 96 + 58),  # rank: 2 bits a choice
-        (9, 2, [52, 0, 0, 0], 6 + 24 + 6 + 102 + 58),
+        (5, 1, [13, 13, 13, 12], 6 + 4 * 12 + 47 + 58),  # 51 cards in columns: the widest
+        (5, 1, [51, 0, 0, 0], 6 + 24 + 6 + 50 + 58),  # one column of 51 (A-K wrap)
+        # every card in the columns (worry only): the foundations and the
+        # reserve are empty, and their 20 bits of the header are left out
+        (5, 1, [13, 13, 13, 13], 6 + 4 * 12 + 48 + 38),
+        (5, 1, [52, 0, 0, 0], 6 + 24 + 6 + 51 + 38),
+        (5, 0, [13, 13, 13, 12], 6 + 4 * 12 + 58),  # suit: no choices
+        (9, 2, [13, 13, 13, 12], 6 + 4 * 12 + 94 + 58),  # rank: 2 bits a choice
+        (9, 2, [52, 0, 0, 0], 6 + 24 + 6 + 102 + 38),
     ],
 )
 def test_the_widest_strings_fit_their_slot(kw, kb, lengths, bits):
-    nbits = 32 * slot_words(kw)
+    # the top bit of a slot is FINISHED (VISITED): the searches pack into the rest
+    nbits = key_bits(slot_words(kw))
     key = _widest_key(kw, lengths)
     assert pack_key(key, kw, kb, nbits) == bits <= nbits
     # bits past a column's last choice are not stored: clearing them changes nothing
@@ -189,6 +196,43 @@ def test_the_widest_strings_fit_their_slot(kw, kb, lengths, bits):
     assert (trimmed[kw:] == string).all()
     with pytest.raises(ValueError):
         pack_key(key, kw, kb, bits - 1)
+
+
+def _all_in_columns() -> Position:
+    """Every card in the columns, the foundations empty: only ``worry``, which
+    may take back even the dealt base card, reaches such a position."""
+    ranks = "K Q J T 9 8 7 6 5 4 3 2 A".split()
+
+    def column(a: str, b: str) -> list[int]:
+        return parse_cards(" ".join(r + (a, b)[i % 2] for i, r in enumerate(ranks)))
+
+    cols = [column("S", "H"), column("H", "S"), column("C", "D"), column("D", "C")]
+    parts = dict(base=0, foundations=[0] * 4, reserve=[], stock=[], waste=[])
+    return Position.from_parts("strict:worry=yes", columns=cols, **parts)
+
+
+def test_every_card_in_the_columns_fits_its_slot():
+    # 52 cards in the columns took 160 bits, one more than a slot leaves
+    # beside FINISHED: the search raised "a compact key is wider than its
+    # slot" within 389 positions of strict:worry=yes deal 5
+    pos = _all_in_columns()
+    assert pos.banked == 0 and sum(len(c) for c in pos.columns()) == 52
+    key = _key(pos)
+    kw = key.shape[0] - PACK_WORDS
+    assert pack_key(key.copy(), kw, 1, key_bits(slot_words(kw))) == 6 + 4 * 12 + 48 + 38
+    table, stats = new_table(64, kw), np.zeros(N_STATS, np.int64)
+    game, rules = pos.game.arr, pos.game.rules
+    assert tt_visit(table, key.copy(), pos.state, game, rules, True, 64, stats) == 1
+    assert tt_visit(table, key.copy(), pos.state, game, rules, True, 64, stats) == 0
+    # a position one card on: its own entry
+    child = pos.apply(pos.legal_moves()[0])
+    assert tt_visit(table, _key(child), child.state, game, rules, True, 64, stats) == 1
+    assert stats[ST_ENTRIES] == 2
+    # the searches meet such positions early: one core and two threads
+    deal5 = Position.from_deal(5, "strict:worry=yes")
+    for solver in (Solver(1 << 24, probes=False), Solver(1 << 24, strategy="shared", threads=2)):
+        assert solver.solve(deal5, seconds=1e9, nodes=20_000).nodes >= 20_000
+        assert solver.solve(pos, seconds=1e9, nodes=20_000).result == "won"
 
 
 def test_a_full_table_is_unknown_at_at_most_24_bytes_a_position():
