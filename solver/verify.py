@@ -28,6 +28,10 @@ def applicable_rules(profile: Profile) -> list[str]:
     ``docs/solver.md``; a rule that cannot fire would only repeat the proof.
     """
     no_worry = profile.worry == "no"
+    if profile.packs == 2:
+        # the two-pack search argues P1 again and uses no other rule
+        # (docs/solver.md, "Two packs"): re-proving without E3 repeated the proof
+        return ["P1"] if no_worry else []
     unlimited = profile.passes == UNLIMITED
     can = {
         "P1": no_worry,

@@ -30,6 +30,9 @@ def test_each_rule_applies_where_docs_solver_md_says():
     # rank-only building: R1 (B1's frozen links) and W1 (draw 1)
     assert applicable_rules(parse_profile("rainbow")) == ["P1", "B1", "E3", "R1", "W1"]
     assert applicable_rules(parse_profile("rainbow:draw=3")) == ["P1", "B1", "E3", "R1"]
+    # two packs: P1 argued again, no other rule (passes=3 once listed E3,
+    # whose re-proof only repeated the proof)
+    assert applicable_rules(parse_profile("double")) == ["P1"]
 
 
 def test_a_loss_is_re_proven_without_each_rule_and_all():
