@@ -137,7 +137,7 @@ def search_refusal(profile: Profile, strategy: str = "dfs", turn: int = 0) -> st
             )
     elif strategy == "layers" and profile.worry == "yes":
         return (
-            f"--strategy layers needs worry=no ({profile.canonical()} lets cards come back, "
+            f"the layered search needs worry=no ({profile.canonical()} lets cards come back, "
             "so progress can fall); use --strategy dfs"
         )
     return None

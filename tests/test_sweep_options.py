@@ -53,7 +53,10 @@ def assert_one_error(res, message: str) -> None:
         (["--nodes", "10", "--memory", "268435456"], "a memory size needs a unit: 268435456MB"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:9"], "--workers"),
         (["--prune", "P9"], "unknown pruning rule"),
-        (["-p", "strict:worry=yes", "--strategy", "layers"], "--strategy layers needs worry=no"),
+        (
+            ["-p", "strict:worry=yes", "--strategy", "layers"],
+            "--strategy layers: the layered search needs worry=no",
+        ),
         (["-p", "strict,double", "--strategy", "layers"], "two packs (double) are searched"),
         (["--player", "greedy", "--no-probes"], "options of --player solver"),
         (["--player", "random", "--prune", "none"], "options of --player solver"),
