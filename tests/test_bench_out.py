@@ -10,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 from test_report_cli import one_error_line
 
+from canfield.engine.profiles import parse_profile
+from canfield.engine.version import __version__
 from canfield.experiments.bench import engine
 from canfield.experiments.cli import main
 
@@ -119,3 +121,22 @@ def test_the_solver_bench_counts_the_beam_s_wins_as_a_probe_s():
         row("lost", "turn96"),
     ]
     assert summarise(rows)["won_by_probe"] == 3
+
+
+def test_a_players_row_carries_its_profile_budget_seed_and_version(tmp_path):
+    # the rows had the preset's name only: not the full profile, the budget
+    # or the toolkit version that every result row must carry
+    out = tmp_path / "players.csv"
+    r = run("bench", "players", "-n", "1", "--start", "5", "--profile", "hevagames",
+            "--players", "greedy,pimc,solver", "--pimc-k", "1", "--pimc-nodes", "50",
+            "--solver-seconds", "2", "--seed", "7", "--out", str(out))  # fmt: skip
+    assert r.exit_code == 0, r.output
+    with out.open() as fh:
+        rows = {row["player"]: row for row in csv.DictReader(fh)}
+    assert set(rows) == {"greedy", "pimc", "solver"}
+    for row in rows.values():
+        assert row["profile_full"] == parse_profile("hevagames").full()
+        assert row["version"] == __version__ and row["seed"] == "7"
+    assert rows["greedy"]["budget"] == ""
+    assert rows["pimc"]["budget"] == "k=1,seconds=0.02,nodes=50"
+    assert rows["solver"]["budget"] == "seconds=2"

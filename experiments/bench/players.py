@@ -18,12 +18,18 @@ import time
 from pathlib import Path
 
 from canfield.engine.position import Position
+from canfield.engine.profiles import parse_profile
+from canfield.engine.version import __version__
 from canfield.experiments.bench.csv_rows import write_rows
 from canfield.experiments.play import play_game
 from canfield.experiments.sweep.rows import blind_player
 from canfield.solver.search import solve
 
 FIELDS = ["player", "deal", "profile", "result", "banked", "reserve_left", "moves", "seconds"]
+#: What makes a row reproducible: the full profile, the player's budget (the
+#: solver's seconds; PIMC's samples and their budgets; none for greedy and
+#: random), the stock knowledge, the seed and the toolkit.
+RUN_FIELDS = ["profile_full", "budget", "stock_known", "seed", "version"]
 
 
 #: Who ``--players`` may name.
@@ -83,10 +89,18 @@ def bench(
         The rows written.
     """
     rows: list[dict] = []
+    budgets = {
+        "solver": f"seconds={solver_seconds:g}",
+        "pimc": f"k={pimc_k},seconds={pimc_seconds:g},nodes={pimc_nodes or 'none'}",
+    }
+    run = {"profile_full": parse_profile(profile).full(), "seed": seed, "version": __version__}
     for name in players:
+        run_row = {**run, "budget": budgets.get(name, ""), "stock_known": stock_known}
         for deal in deals:
             if name == "solver":
-                rows.append(solver_row(deal, profile, solver_seconds))
+                # the solver sees every card: the stock is known to it
+                rows.append({**solver_row(deal, profile, solver_seconds), **run_row})
+                rows[-1]["stock_known"] = True
                 continue
             player = blind_player(
                 name,
@@ -98,9 +112,9 @@ def bench(
             rec = play_game(deal, profile, player, seed=seed, stock_known=stock_known)
             row = rec.row()
             row["player"] = name
-            rows.append({k: row[k] for k in FIELDS})
+            rows.append({**{k: row[k] for k in FIELDS}, **run_row})
 
-    path = write_rows(out, rows, FIELDS)
+    path = write_rows(out, rows, FIELDS + RUN_FIELDS)
 
     print(f"{profile}, deals {deals.start}-{deals.stop - 1} ({len(deals)})")
     print(f"{'player':<8} {'win %':>6} {'banked':>7} {'s/game':>8}  results")
