@@ -198,7 +198,7 @@ def test_the_widest_strings_fit_their_slot(kw, kb, lengths, bits):
         pack_key(key, kw, kb, bits - 1)
 
 
-def _all_in_columns() -> Position:
+def _all_in_columns(profile: str = "strict:worry=yes", redeals: int = 0) -> Position:
     """Every card in the columns, the foundations empty: only ``worry``, which
     may take back even the dealt base card, reaches such a position."""
     ranks = "K Q J T 9 8 7 6 5 4 3 2 A".split()
@@ -208,7 +208,7 @@ def _all_in_columns() -> Position:
 
     cols = [column("S", "H"), column("H", "S"), column("C", "D"), column("D", "C")]
     parts = dict(base=0, foundations=[0] * 4, reserve=[], stock=[], waste=[])
-    return Position.from_parts("strict:worry=yes", columns=cols, **parts)
+    return Position.from_parts(profile, columns=cols, redeals=redeals, **parts)
 
 
 def test_every_card_in_the_columns_fits_its_slot():
@@ -228,6 +228,11 @@ def test_every_card_in_the_columns_fits_its_slot():
     child = pos.apply(pos.legal_moves()[0])
     assert tt_visit(table, _key(child), child.state, game, rules, True, 64, stats) == 1
     assert stats[ST_ENTRIES] == 2
+    # the header's part that is kept still tells such positions apart: the
+    # same columns with another number of redeals is another string
+    limited = [_all_in_columns("strict:worry=yes,passes=3", r) for r in (0, 1)]
+    assert limited[0].redeals() != limited[1].redeals()
+    assert _string(limited[0]) != _string(limited[1])
     # the searches meet such positions early: one core and two threads
     deal5 = Position.from_deal(5, "strict:worry=yes")
     for solver in (Solver(1 << 24, probes=False), Solver(1 << 24, strategy="shared", threads=2)):
