@@ -129,7 +129,8 @@ def test_a_players_row_carries_its_profile_budget_seed_and_version(tmp_path):
     out = tmp_path / "players.csv"
     r = run("bench", "players", "-n", "1", "--start", "5", "--profile", "hevagames",
             "--players", "greedy,pimc,solver", "--pimc-k", "1", "--pimc-nodes", "50",
-            "--solver-seconds", "2", "--seed", "7", "--out", str(out))  # fmt: skip
+            "--solver-seconds", "2", "--seed", "7", "--stock-unknown",
+            "--out", str(out))  # fmt: skip
     assert r.exit_code == 0, r.output
     with out.open() as fh:
         rows = {row["player"]: row for row in csv.DictReader(fh)}
@@ -140,3 +141,7 @@ def test_a_players_row_carries_its_profile_budget_seed_and_version(tmp_path):
     assert rows["greedy"]["budget"] == ""
     assert rows["pimc"]["budget"] == "k=1,seconds=0.02,nodes=50"
     assert rows["solver"]["budget"] == "seconds=2"
+    # --stock-unknown hides the stock from the blind players, never from the solver
+    assert [rows[n]["stock_known"] for n in ("greedy", "pimc", "solver")] == ["False"] * 2 + [
+        "True"
+    ]

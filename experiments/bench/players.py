@@ -95,12 +95,12 @@ def bench(
     }
     run = {"profile_full": parse_profile(profile).full(), "seed": seed, "version": __version__}
     for name in players:
-        run_row = {**run, "budget": budgets.get(name, ""), "stock_known": stock_known}
+        # the solver sees every card: the stock is known to it
+        known = stock_known or name == "solver"
+        run_row = {**run, "budget": budgets.get(name, ""), "stock_known": known}
         for deal in deals:
             if name == "solver":
-                # the solver sees every card: the stock is known to it
                 rows.append({**solver_row(deal, profile, solver_seconds), **run_row})
-                rows[-1]["stock_known"] = True
                 continue
             player = blind_player(
                 name,

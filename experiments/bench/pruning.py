@@ -108,16 +108,16 @@ def bench(
     warm_up()
     all_rows = []
     t0 = time.perf_counter()
+    path = Path(out)
     for prof in profiles:
         summary, rows = compare(prof, deals, nodes, memory, off)
         all_rows += rows
         # written after every profile: a long run stopped early keeps what it did
-        write_rows(out, all_rows)
+        path = write_rows(out, all_rows)
         print(
             "  ".join(
                 f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()
             )
         )
-    path = write_rows(out, all_rows)
     print(f"wall {time.perf_counter() - t0:.0f} s; rows in {path}")
     return path
