@@ -14,6 +14,7 @@ import json
 import math
 
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 from canfield.experiments.cli import main
@@ -29,16 +30,6 @@ from canfield.experiments.sweep.spec import (
 
 def run(*args: str):
     return CliRunner().invoke(main, list(args))
-
-
-def assert_one_error_line(result, *fragments: str) -> None:
-    """Exit 2, one ``error:`` line on stderr naming ``fragments``, no traceback."""
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert isinstance(result.exception, SystemExit), result.exception
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def strict_json(text: str):
@@ -73,7 +64,7 @@ def test_nan_is_not_a_time_budget(text):
 
 
 def test_solve_refuses_a_nan_budget():
-    assert_one_error_line(
+    assert_user_error(
         run("solve", "9", "--budget", "nan", "--json"), "--budget", "must be a positive duration"
     )
 
@@ -81,7 +72,7 @@ def test_solve_refuses_a_nan_budget():
 def test_sweep_refuses_a_nan_budget_before_making_its_folder(tmp_path):
     out = tmp_path / "run"
     args = ["--deals", "0:2", "--budget", "nan", "--workers", "1", "--out", str(out)]
-    assert_one_error_line(run("sweep", *args), "--budget must be a positive duration")
+    assert_user_error(run("sweep", *args), "--budget must be a positive duration")
     assert not out.exists()
 
 
@@ -97,7 +88,7 @@ def test_sweep_refuses_a_nan_budget_before_making_its_folder(tmp_path):
     ],
 )
 def test_escalate_refuses_a_nan_or_endless_time_budget(finished_run, args, fragment):
-    assert_one_error_line(run("escalate", str(finished_run), *args, "--workers", "1"), fragment)
+    assert_user_error(run("escalate", str(finished_run), *args, "--workers", "1"), fragment)
     assert not (finished_run / "escalate.json").exists()
 
 
@@ -130,7 +121,7 @@ def test_a_sweep_without_a_time_budget_writes_json_and_resumes(tmp_path):
 def test_memory_below_the_smallest_table_is_refused(text):
     with pytest.raises(ValueError, match=f"must be at least {MIN_MEMORY_TEXT}"):
         read_bytes(text)
-    assert_one_error_line(
+    assert_user_error(
         run("solve", "9", "--memory", text, "--nodes", "20000"), f"at least {MIN_MEMORY_TEXT}"
     )
 
@@ -138,10 +129,10 @@ def test_memory_below_the_smallest_table_is_refused(text):
 def test_sweep_and_escalate_refuse_memory_below_the_smallest_table(tmp_path, finished_run):
     out = tmp_path / "small"
     args = ["--deals", "0:2", "--nodes", "2000", "--memory", "1B", "--out", str(out)]
-    assert_one_error_line(run("sweep", *args), f"--memory must be at least {MIN_MEMORY_TEXT}")
+    assert_user_error(run("sweep", *args), f"--memory must be at least {MIN_MEMORY_TEXT}")
     assert not out.exists()
     args = [str(finished_run), "--ladder", "20K", "--memory", "1KB", "--workers", "1"]
-    assert_one_error_line(run("escalate", *args), f"--memory must be at least {MIN_MEMORY_TEXT}")
+    assert_user_error(run("escalate", *args), f"--memory must be at least {MIN_MEMORY_TEXT}")
 
 
 def test_the_smallest_memory_budget_is_kept(tmp_path):
@@ -158,7 +149,7 @@ def test_the_smallest_memory_budget_is_kept(tmp_path):
 
 def test_an_endless_memory_size_is_one_error_line():
     # 'inf' reads as a float that int() cannot hold: it was a traceback
-    assert_one_error_line(
+    assert_user_error(
         run("solve", "9", "--memory", "infGB", "--nodes", "20000"), "cannot read a memory size"
     )
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 from canfield.engine.cards import cards_str
@@ -30,21 +31,6 @@ BANK_TWO = "draw\ndraw\ndraw\nW>F   # 8D\nW>F   # 8H\n"
 
 def run(*args: str, input: str | None = None):
     return CliRunner().invoke(main, list(args), input=input)
-
-
-def assert_user_error(result, *fragments: str) -> str:
-    """Non-zero exit, exactly one line on stderr, nothing on stdout, no traceback."""
-    assert result.exit_code != 0, result.output
-    assert result.exit_code == 2
-    assert isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for f in fragments:
-        assert f in lines[0], lines[0]
-    return lines[0]
 
 
 # ---- general -------------------------------------------------------------------

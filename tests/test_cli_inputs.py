@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 from canfield.engine.formats import position_to_text
@@ -28,17 +29,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run(*args: str, input: str | None = None):
     return CliRunner().invoke(main, list(args), input=input)
-
-
-def assert_user_error(result, *fragments: str) -> None:
-    """Exit 2, one ``error:`` line on stderr, nothing on stdout, no traceback."""
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output and result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for f in fragments:
-        assert f in lines[0], lines[0]
 
 
 # ---- budgets need a unit ----------------------------------------------------------

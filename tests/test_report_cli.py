@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
 from test_report import make_rows, make_run
 
@@ -13,19 +14,6 @@ from canfield.experiments.cli import main
 
 def run(*args: str, columns: int = 80):
     return CliRunner().invoke(main, list(args), env={"COLUMNS": str(columns)})
-
-
-def one_error_line(result, *fragments: str) -> str:
-    """Exit code 2, one ``error:`` line on stderr, nothing on stdout, no traceback."""
-    assert result.exit_code == 2, result.output
-    assert isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.fixture
@@ -41,20 +29,22 @@ def a_file(tmp_path) -> Path:
 
 
 def test_report_of_a_file_wants_a_run_folder(a_file, tmp_path):
-    one_error_line(run("report", str(a_file)), "is a file, not a run folder")
-    one_error_line(run("plot", str(a_file), "--out", str(tmp_path / "p")), "not a run folder")
-    one_error_line(run("report", str(tmp_path / "nowhere")), "not a run folder: it does not exist")
+    assert_user_error(run("report", str(a_file)), "is a file, not a run folder")
+    assert_user_error(run("plot", str(a_file), "--out", str(tmp_path / "p")), "not a run folder")
+    assert_user_error(
+        run("report", str(tmp_path / "nowhere")), "not a run folder: it does not exist"
+    )
     assert not (tmp_path / "p").exists()
 
 
 @pytest.mark.parametrize("option", ["--out", "--plots"])
 def test_report_to_an_unwritable_folder_prints_nothing_first(full_run, a_file, option):
     # a folder beneath a file can never be made, whoever runs the test
-    one_error_line(run("report", str(full_run), option, str(a_file / "sub")), option)
+    assert_user_error(run("report", str(full_run), option, str(a_file / "sub")), option)
 
 
 def test_plot_to_an_unwritable_folder(full_run, a_file):
-    one_error_line(run("plot", str(full_run), "--out", str(a_file / "sub")), "cannot write")
+    assert_user_error(run("plot", str(full_run), "--out", str(a_file / "sub")), "cannot write")
 
 
 def test_report_fits_the_terminal_unless_wide(full_run):
@@ -83,7 +73,7 @@ def test_run_json_not_an_object_is_one_error_line(full_run, text, kind, command)
     spec = full_run / "run.json"
     spec.write_text(text + "\n")
     args = ["--deals", "0:10", "--nodes", "1000", "--out"] if command == "sweep" else []
-    one_error_line(run(command, *args, str(full_run)), "run.json is unreadable", f"JSON {kind}")
+    assert_user_error(run(command, *args, str(full_run)), "run.json is unreadable", f"JSON {kind}")
     assert spec.read_text() == text + "\n"  # left for the user to mend, not replaced
 
 
@@ -91,5 +81,5 @@ def test_run_json_not_an_object_is_one_error_line(full_run, text, kind, command)
 def test_escalate_json_not_an_object_is_one_error_line(full_run, text, kind):
     spec = full_run / "escalate.json"
     spec.write_text(text + "\n")
-    one_error_line(run("report", str(full_run)), "escalate.json is unreadable", f"JSON {kind}")
+    assert_user_error(run("report", str(full_run)), "escalate.json is unreadable", f"JSON {kind}")
     assert spec.read_text() == text + "\n"
