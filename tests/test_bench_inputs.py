@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
-from test_report_cli import one_error_line
 
 from canfield.engine.profiles import parse_profile
 from canfield.experiments.bench import engine
@@ -35,7 +35,7 @@ def run(*args: str):
 def refused(out, args, *fragments: str) -> None:
     """``bench ARGS --out OUT`` is one error line naming ``fragments``, and
     writes nothing: the check came before the benchmark started."""
-    one_error_line(run("bench", *args, "--out", str(out)), *fragments)
+    assert_user_error(run("bench", *args, "--out", str(out)), *fragments)
     assert not out.exists()
 
 

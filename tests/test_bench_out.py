@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
-from test_report_cli import one_error_line
 
 from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
@@ -38,13 +38,13 @@ def test_engine_writes_a_run_folder_of_the_current_directory(cwd):
 
 
 def test_publish_writes_results_bench_of_a_checkout_only(cwd):
-    one_error_line(run(*QUICK_ENGINE, "--publish"), "--publish", "checkout")
+    assert_user_error(run(*QUICK_ENGINE, "--publish"), "--publish", "checkout")
     assert not (cwd / "results").exists()
     (cwd / "results" / "bench").mkdir(parents=True)
     r = run(*QUICK_ENGINE, "--no-reference", "--publish")
     assert r.exit_code == 0, r.output
     assert (cwd / "results" / "bench" / "engine.json").is_file()
-    one_error_line(run(*QUICK_ENGINE, "--publish", "--out", "x.json"), "not both")
+    assert_user_error(run(*QUICK_ENGINE, "--publish", "--out", "x.json"), "not both")
 
 
 def test_engine_finds_the_reference_rules_of_the_checkout():
@@ -59,7 +59,7 @@ def test_a_node_count_it_cannot_read_is_one_line(name, option, tmp_path):
     # the messages of the node-count reader solve and sweep share (a plain
     # int option would refuse "2.5x" too, but in other words, and take "0")
     for text, says in (("2.5x", "cannot read a node budget"), ("0", "positive whole number")):
-        one_error_line(run("bench", name, option, text, "--out", str(out)), option, says)
+        assert_user_error(run("bench", name, option, text, "--out", str(out)), option, says)
     assert not out.exists()
 
 
@@ -67,8 +67,8 @@ def test_a_node_count_it_cannot_read_is_one_line(name, option, tmp_path):
 def test_an_unwritable_out_fails_before_any_work(name, tmp_path):
     blocker = tmp_path / "a_file"
     blocker.write_text("")
-    one_error_line(run("bench", name, "--out", str(blocker / "r.csv")), "cannot write", "--out")
-    one_error_line(run("bench", name, "--out", str(tmp_path)), "is a folder")
+    assert_user_error(run("bench", name, "--out", str(blocker / "r.csv")), "cannot write", "--out")
+    assert_user_error(run("bench", name, "--out", str(tmp_path)), "is a folder")
 
 
 def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
@@ -91,7 +91,9 @@ def test_profiles_are_split_as_the_sweep_splits_them(tmp_path):
     assert {row["profile"] for row in rows} == {"storehouse:passes=2,space=any"}
     # --nodes reads a suffix as solve, sweep and escalate do
     assert {row["budget_nodes"] for row in rows} == {"200"}
-    one_error_line(run("bench", "solver", "--profiles", "strict,nope", "--out", str(out)), "nope")
+    assert_user_error(
+        run("bench", "solver", "--profiles", "strict,nope", "--out", str(out)), "nope"
+    )
 
 
 def test_the_solver_bench_takes_a_list_of_deals(tmp_path):

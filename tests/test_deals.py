@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from test_cli import assert_user_error, run
+from cli_errors import assert_user_error
+from test_cli import run
 
 from canfield.engine.cards import cards_str, parse_deck
 from canfield.engine.deals import MAX_DEAL, DealNumberError, deal_cards, splitmix64

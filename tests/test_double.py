@@ -15,6 +15,7 @@ import time
 
 import numpy as np
 import pytest
+from cli_errors import assert_user_error
 from reference_rules import (
     _auto_fill,
     builds_on,
@@ -25,7 +26,7 @@ from reference_rules import (
     ref_initial,
     ref_snapshot,
 )
-from test_cli import assert_user_error, run
+from test_cli import run
 from test_solver import brute_force
 
 from canfield.engine import core_double

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_cli import assert_user_error, run
+from cli_errors import assert_user_error
+from test_cli import run
 
 from canfield.engine.cards import parse_card
 from canfield.engine.notation import Move, NotationError, Pick, parse_move, read_moves

@@ -6,7 +6,8 @@ import itertools
 from dataclasses import replace
 
 import pytest
-from test_cli import assert_user_error, run
+from cli_errors import assert_user_error
+from test_cli import run
 
 from canfield.engine.profiles import (
     CHOICES,

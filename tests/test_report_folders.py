@@ -12,8 +12,9 @@ import csv
 from pathlib import Path
 
 import pytest
+from cli_errors import assert_user_error
 from test_report import make_rows, make_run
-from test_report_cli import one_error_line, run
+from test_report_cli import run
 from test_report_estimates import BANKED, RUNG1, SUB, SWEEP, attempt, row
 
 from canfield.experiments.sweep import RunFolder, SweepSpec
@@ -63,7 +64,7 @@ def test_two_folders_of_one_name_are_compared_apart(two_named_a, tmp_path):
 @pytest.mark.parametrize("second", ["runs/a", "./runs/a/", "link"])
 def test_one_folder_given_twice_is_one_error_line(two_named_a, tmp_path, second):
     (tmp_path / "link").symlink_to(tmp_path / "runs" / "a")
-    line = one_error_line(run("report", "runs/a", second, "--out", "rep"), "given twice")
+    line = assert_user_error(run("report", "runs/a", second, "--out", "rep"), "given twice")
     assert "runs/a" in line and second in line
     assert not (tmp_path / "rep").exists()
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from test_cli import assert_user_error, run
+from cli_errors import assert_user_error
+from test_cli import run
 
 from canfield.experiments.sweep.runner import MAX_SWEEP_ROWS
 
