@@ -48,6 +48,11 @@ OVERRIDES = [
     "double:passes=inf",
     "double:moves=whole,space=any",
     "double:draw=1,wrap=base",
+    # option combinations no preset has, each played for a minute of long
+    # games without a disagreement (docs/engine.md, Checked beyond the tests)
+    "storehouse:worry=yes",
+    "strict:build=rank",
+    "double:passes=1",
 ]
 PROFILES = list(PRESETS) + OVERRIDES
 
