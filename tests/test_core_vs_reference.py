@@ -52,7 +52,6 @@ OVERRIDES = [
     # games without a disagreement (docs/engine.md, Checked beyond the tests)
     "storehouse:worry=yes",
     "strict:build=rank",
-    "double:passes=1",
 ]
 PROFILES = list(PRESETS) + OVERRIDES
 
