@@ -19,6 +19,7 @@ import shutil
 
 import pandas as pd
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 from canfield.engine.profiles import parse_profile
@@ -55,10 +56,7 @@ def greedy_run(tmp_path_factory):
 
 def _refused(result, *inputs) -> None:
     """One ``error:`` line naming the clash, exit 2, and each input unchanged."""
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert "would write over" in lines[0]
+    assert_user_error(result, "would write over")
     for path, before in inputs:
         assert path.read_bytes() == before, f"{path} was written over"
 

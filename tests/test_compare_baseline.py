@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 from canfield.experiments.bench.compare_baseline import compare
@@ -93,13 +94,6 @@ def _compare(tmp_path: Path, text: str, name: str = "theirs.csv"):
     return CliRunner().invoke(main, ["compare", str(tmp_path / "ours.csv"), str(tmp_path / name)])
 
 
-def _one_error_line(res) -> str:
-    assert res.exit_code == 2, res.output
-    assert res.stderr.startswith("error: ") and len(res.stderr.strip().splitlines()) == 1
-    assert "Traceback" not in res.output
-    return res.stderr
-
-
 @pytest.mark.parametrize(
     "lines, where, shown",
     [
@@ -113,14 +107,14 @@ def _one_error_line(res) -> str:
     ids=["results", "empty result", "text deal", "negative deal", "fractional deal", "profile"],
 )
 def test_a_garbled_line_is_one_error_naming_file_line_and_value(tmp_path, lines, where, shown):
-    err = _one_error_line(_compare(tmp_path, HEADER + GOOD + lines, "garbled.csv"))
+    err = assert_user_error(_compare(tmp_path, HEADER + GOOD + lines, "garbled.csv"))
     assert "garbled.csv" in err and where in err and shown in err
 
 
 def test_blank_lines_are_skipped_but_counted_in_line_numbers(tmp_path):
     res = _compare(tmp_path, HEADER + GOOD + "\n2,strict,unknown,1,2\n")
     assert res.exit_code == 0 and "strict 3 deals" in res.stdout, res.output
-    err = _one_error_line(_compare(tmp_path, HEADER + GOOD + "\n2,strict,maybe,1,2\n"))
+    err = assert_user_error(_compare(tmp_path, HEADER + GOOD + "\n2,strict,maybe,1,2\n"))
     assert "line 5" in err and "'maybe'" in err
 
 
@@ -132,9 +126,9 @@ def test_blank_lines_are_skipped_but_counted_in_line_numbers(tmp_path):
 def test_a_deal_listed_twice_is_bad_input_not_a_contradiction(tmp_path, again):
     """Whether the two lines agree or not: neither an extra deal nor a clash of two solvers."""
     text = HEADER + GOOD + "3,strict,won,0.014,2704\n" + again
-    err = _one_error_line(_compare(tmp_path, text, "dup.csv"))
+    err = assert_user_error(_compare(tmp_path, text, "dup.csv"))
     assert "dup.csv" in err and "deal 3" in err and "(line 4, line 5)" in err
     res = CliRunner().invoke(
         main, ["compare", str(tmp_path / "dup.csv"), str(tmp_path / "dup.csv")]
     )
-    assert "dup.csv" in _one_error_line(res)
+    assert "dup.csv" in assert_user_error(res)
