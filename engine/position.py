@@ -28,7 +28,8 @@ class IllegalMove(ValueError):
     """A move that the rules do not allow here; the message says why."""
 
 
-def _rules_array(profile: Profile) -> np.ndarray:
+def rules_array(profile: Profile) -> np.ndarray:
+    """The kernels' rules vector of ``profile`` (``engine.core``'s ``R_*`` slots)."""
     r = np.zeros(core.N_RULES, np.int64)
     r[core.R_DRAW] = profile.draw
     r[core.R_PASSES] = profile.passes
@@ -88,7 +89,7 @@ class Game:
         g[k.G_RES : k.G_RES + len(self.reserve)] = self.reserve
         g[k.G_STOCK : k.G_STOCK + len(self.stock)] = self.stock
         object.__setattr__(self, "arr", g)
-        object.__setattr__(self, "rules", _rules_array(self.profile))
+        object.__setattr__(self, "rules", rules_array(self.profile))
         object.__setattr__(self, "core", k)
 
     @property

@@ -14,7 +14,8 @@ import time
 import numpy as np
 
 from canfield.engine import core
-from canfield.engine.position import Position
+from canfield.engine.position import Position, rules_array
+from canfield.engine.profiles import Profile
 from canfield.solver import config
 from canfield.solver.beam import (
     AT_BEST_DEPTH,
@@ -38,6 +39,12 @@ def beam_applies(rules: np.ndarray) -> bool:
         int(rules[core.R_BUILD]) in config.BEAM_BUILDS
         or int(rules[core.R_FILL]) in config.BEAM_FILLS
     )
+
+
+def beam_profile(profile: Profile) -> bool:
+    """Whether a solve under ``profile`` runs this beam probe (one pack;
+    two packs have a beam of their own, ``solver.double_beam``)."""
+    return profile.packs == 1 and beam_applies(rules_array(profile))
 
 
 def beam_cascade(rules: np.ndarray) -> tuple:

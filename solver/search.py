@@ -21,7 +21,7 @@ from canfield.engine.position import Position
 from canfield.engine.profiles import Profile, parse_profile
 from canfield.engine.version import __version__
 from canfield.solver import config
-from canfield.solver.beam_run import beam_applies, beam_probe
+from canfield.solver.beam_run import beam_applies, beam_probe, beam_profile
 from canfield.solver.budgets import parse_bytes, parse_seconds, slice_limits
 from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run, warm_evict
 from canfield.solver.double_run import solve_double, warm_double_rehash
@@ -223,10 +223,12 @@ class Solver:
         nodes: int | None = config.DEFAULT_NODES,
     ) -> SolveResult:
         """Search ``position`` within the budgets."""
-        t0 = time.perf_counter()
         refusal = search_refusal(position.profile, self.strategy, self.turn)
         if refusal is not None:
             raise ValueError(refusal)
+        if self.probes and self.strategy != "shared" and beam_profile(position.profile):
+            warm_beam()  # the beam probe will run: compiled inside the clock it eats the budget
+        t0 = time.perf_counter()
         if position.profile.packs == 2:
             return self._solve_double(position, seconds, nodes, t0)
         run = self._search(position, seconds, nodes, t0)
@@ -552,13 +554,13 @@ def two_move_position(profile: str) -> Position:
     )
 
 
-def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
+def warm_up(strategy: str = "dfs", packs: int = 1, beam: bool = False) -> float:
     """Compile (or load from numba's cache) every kernel of ``strategy`` for
-    games of ``packs`` packs; return the seconds it took.
+    games of ``packs`` packs, and with ``beam`` the beam probe of one pack
+    (:func:`warm_beam`); return the seconds it took.
 
     One pack: solving a two-move position touches every depth-first kernel;
-    the beam probe of rank-only building searches a few hundred positions of
-    rainbow deal 0; the layered strategy then searches a few hundred
+    the layered strategy then searches a few hundred
     positions of deal 0, since the two-move position is decided before its
     layers start. Two packs
     (``double``, searched depth-first whatever the strategy): a few hundred
@@ -588,11 +590,8 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
             # the shared search's threads run the depth-first kernels
             kernels = "dfs" if strategy == "shared" else strategy
             Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)
-            # the beam probe runs only under rank-only building, after the
-            # full search's first slice: call it directly, a few positions
-            rainbow = Position.from_deal(0, "rainbow")
-            beam_probe(rainbow, time.perf_counter(), 60.0, config.WARM_UP_BEAM_NODES, 1 << 24,
-                       prune_mask(True))  # fmt: skip
+            if beam:
+                warm_beam()
             if kernels == "layers":
                 # the two-move position is decided before the layers start
                 deal = Position.from_deal(0, "strict")
@@ -603,11 +602,39 @@ def warm_up(strategy: str = "dfs", packs: int = 1) -> float:
     return time.perf_counter() - t0
 
 
-def is_compiled(strategy: str = "dfs", packs: int = 1) -> bool:
-    """Whether :func:`warm_up` has run for ``strategy`` and ``packs`` against
-    this source tree's numba cache, so the next one loads the kernels instead
-    of compiling."""
-    return is_warm(_warm_tag(strategy, packs))
+_beam_warm = False
+
+
+def warm_beam() -> None:
+    """Compile (or load) the one-pack beam probe's kernels, once a process.
+
+    Only the profiles of ``beam_profile`` (rank-only building, free spaces)
+    run it, and its compile is about a third of the one-pack kernels', so
+    :func:`warm_up` leaves it out unless asked and :meth:`Solver.solve`
+    calls this before its clock starts on such a profile: the beam searches
+    a few positions of rainbow deal 0 (the probe runs after the full
+    search's first slice, so it is called directly).
+    """
+    global _beam_warm
+    if _beam_warm:
+        return
+    with interrupts_deferred():
+        rainbow = Position.from_deal(0, "rainbow")
+        beam_probe(rainbow, time.perf_counter(), 60.0, config.WARM_UP_BEAM_NODES, 1 << 24,
+                   prune_mask(True))  # fmt: skip
+    mark_warm(BEAM_TAG)
+    _beam_warm = True
+
+
+def is_compiled(strategy: str = "dfs", packs: int = 1, beam: bool = False) -> bool:
+    """Whether :func:`warm_up` has run for ``strategy``, ``packs`` and ``beam``
+    against this source tree's numba cache, so the next one loads the kernels
+    instead of compiling."""
+    return is_warm(_warm_tag(strategy, packs)) and (not beam or packs == 2 or is_warm(BEAM_TAG))
+
+
+#: The mark :func:`warm_beam` leaves in the numba cache.
+BEAM_TAG = "solve-beam"
 
 
 def _warm_tag(strategy: str, packs: int = 1) -> str:

@@ -13,11 +13,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # Compiles (or loads) what the suite's solves run: one pack and two
-# depth-first, one pack layered (the shared search runs the depth-first kernels).
+# depth-first with the one-pack beam probe, one pack layered (the shared
+# search runs the depth-first kernels).
 WARM_UP = (
     "from canfield.solver.search import warm_up\n"
     "for strategy, packs in (('dfs', 1), ('dfs', 2), ('layers', 1)):\n"
-    "    warm_up(strategy, packs)\n"
+    "    warm_up(strategy, packs, beam=True)\n"
 )
 
 _warming: subprocess.Popen | None = None

@@ -29,17 +29,53 @@ def test_two_pack_kernels_warm_up_and_are_marked():
     assert r.nodes == 2_000 and r.stop_reason == "nodes", (r.nodes, r.stop_reason)
 
 
-@pytest.mark.parametrize(("profile", "packs"), [("strict", 1), ("double", 2)])
-def test_a_batch_warms_up_the_kernels_of_its_own_pack_count(monkeypatch, profile, packs):
+@pytest.mark.parametrize(
+    ("profile", "packs", "beam"),
+    [("strict", 1, False), ("double", 2, False), ("rainbow", 1, True), ("superior", 1, True)],
+)
+def test_a_batch_warms_up_the_kernels_of_its_own_pack_count(monkeypatch, profile, packs, beam):
     calls = []
     rows.warm_up_once.cache_clear()
-    monkeypatch.setattr(rows, "warm_up", lambda strategy, n: calls.append((strategy, n)))
+    monkeypatch.setattr(rows, "warm_up", lambda *args: calls.append(args))
     try:
         got = rows.run_batch(profile, [0], None, 50, 1 << 22)
     finally:
         rows.warm_up_once.cache_clear()
-    assert calls == [("dfs", packs)]
+    assert calls == [("dfs", packs, beam)]
     assert len(got) == 1 and got[0]["budget_nodes"] == 50
+
+
+#: A one-pass rainbow deal the beam probe wins within 20,000 positions.
+RAINBOW_BEAM_WIN = 2
+
+
+def test_the_beam_is_compiled_only_for_the_profiles_that_run_it():
+    # The beam probe is a third of the one-pack compile and only rank-only
+    # building and free spaces run it: a strict warm-up leaves it out, and a
+    # rainbow solve after that warms it before its clock starts. A fresh
+    # process: a beam another test ran here would hide a miss.
+    code = (
+        "from canfield.solver import search\n"
+        "from canfield.solver.beam import beam\n"
+        "search.warm_up('dfs', 1)\n"
+        "print(len(beam.signatures), search._beam_warm)\n"
+        "search.solve_deal(0, 'strict', seconds=30, nodes=20_000)\n"
+        "search.solve_deal(RAINBOW, 'rainbow', seconds=30, nodes=2_000, probes=False)\n"
+        "print(len(beam.signatures), search._beam_warm)\n"
+        "r = search.solve_deal(RAINBOW, 'rainbow', seconds=600, nodes=20_000, memory=1 << 24)\n"
+        "print(len(beam.signatures), search._beam_warm, r.stage)\n"
+    ).replace("RAINBOW", str(RAINBOW_BEAM_WIN))
+    after_warm_up, after_strict, after_rainbow = _fresh(code).splitlines()[:3]
+    # strict never runs the beam, nor does a solve without probes
+    assert after_warm_up == after_strict == "0 False"
+    # the solve warmed the beam (before its clock: Solver.solve) and the beam ran, and won
+    assert after_rainbow.split() == ["1", "True", "beam"], after_rainbow
+
+
+def test_is_compiled_names_the_beam():
+    warm_up("dfs", 1, beam=True)
+    assert is_compiled("dfs", 1) and is_compiled("dfs", 1, beam=True)
+    assert is_compiled("dfs", 2, beam=True) == is_compiled("dfs", 2)  # two packs have no such beam
 
 
 def test_a_sweep_compiles_for_every_pack_count_it_will_meet():

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from canfield.engine.profiles import parse_profile
+from canfield.solver.beam_run import beam_profile
 from canfield.solver.search import solve_deal, warm_up
 
 FIELDS = [
@@ -84,7 +85,9 @@ def run_bench(
     """Solve ``deals`` under each profile, write one CSV row per solve to ``out``
     and print a summary line per profile."""
     # two packs (double) have kernels of their own, compiled outside the clock too
-    compile_s = sum(warm_up("dfs", n) for n in sorted({parse_profile(p).packs for p in profiles}))
+    parsed = [parse_profile(p) for p in profiles]
+    beam = any(beam_profile(p) for p in parsed)
+    compile_s = sum(warm_up("dfs", n, beam and n == 1) for n in sorted({p.packs for p in parsed}))
     print(f"compile/warm-up: {compile_s:.2f} s (numba cache: cached after the first run)")
     out.parent.mkdir(parents=True, exist_ok=True)
     summaries = {}

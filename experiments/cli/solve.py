@@ -17,6 +17,7 @@ from canfield.experiments.cli.header import header_line
 from canfield.experiments.cli.options import PROFILE_HELP, check_pick, parse_pick
 from canfield.experiments.cli.outputs import json_line, writable_file, writing
 from canfield.experiments.cli.sources import Source, cards_source, read_list
+from canfield.solver.beam_run import beam_profile
 from canfield.solver.budgets import unset_seconds
 from canfield.solver.portfolio import cores, members, solve_portfolio
 from canfield.solver.search import (
@@ -131,13 +132,14 @@ def _print_human(r: SolveResult, source: Source, cards: int) -> None:
     )
 
 
-def _warm_up(strategy: str, as_json: bool, packs: int = 1) -> None:
-    """Compile the kernels for games of ``packs`` packs (or load them from the
-    cache), saying so when it is slow."""
-    if not is_compiled(strategy, packs):
+def _warm_up(strategy: str, as_json: bool, packs: int = 1, beam: bool = False) -> None:
+    """Compile the kernels for games of ``packs`` packs, and with ``beam`` the
+    one-pack beam probe (or load them from the cache), saying so when it is
+    slow."""
+    if not is_compiled(strategy, packs, beam):
         click.echo(COMPILING_NOTE, err=True)
     t0 = time.perf_counter()
-    warm_up(strategy, packs)
+    warm_up(strategy, packs, beam)
     if not as_json:
         click.echo(f"# compile/warm-up {time.perf_counter() - t0:.2f} s")
 
@@ -320,9 +322,10 @@ def solve_cmd(
     if threads > 1 and strategy != "shared":  # members' kernels compiled before they fork
         used |= {m["strategy"] for job in jobs for _, m in _members(job, threads, opts)}
     packs = {job.profile.packs for job in jobs}
+    beam = any(beam_profile(job.profile) for job in jobs)
     for name in sorted(used, key=lambda s: s != strategy):
         for n in sorted(packs):
-            _warm_up(name, as_json, n)
+            _warm_up(name, as_json, n, beam and n == 1)
     contradicted = []
     for job in jobs:
         r = _run_threads(job, budget, nodes, opts, threads)

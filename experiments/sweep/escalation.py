@@ -74,6 +74,7 @@ from canfield.experiments.sweep.escalation_spec import (
 from canfield.experiments.sweep.progress import ResultTally, SweepProgress
 from canfield.experiments.sweep.rows import run_batch, warm_up_for
 from canfield.experiments.sweep.runner import (
+    batch_beam,
     batch_packs,
     check_run_args,
     chunk_batches,
@@ -89,6 +90,7 @@ from canfield.experiments.sweep.spec import (
     with_turn,
 )
 from canfield.experiments.sweep.store import RunFolder
+from canfield.solver.beam_run import beam_profile
 from canfield.solver.search import search_refusal
 
 
@@ -102,7 +104,8 @@ def attempt_batch(profile: str, deals: Sequence[int], *args) -> list[dict]:
         If the solver raised on a deal (named in the message).
     """
     # once, before the first solve's clock starts
-    warm_up_for(args[3], args[5], (parse_profile(profile).packs,))
+    prof = parse_profile(profile)
+    warm_up_for(args[3], args[5], (prof.packs,), beam_profile(prof))
     rows = []
     for deal in deals:
         cpu0 = time.process_time()
@@ -441,7 +444,7 @@ def _run(
         compile_here = (
             not compiled
             and client is None
-            and needs_compile("solver", options, say, batch_packs(batches))
+            and needs_compile("solver", options, say, batch_packs(batches), batch_beam(batches))
         )
         compiled = True
         try:

@@ -38,25 +38,30 @@ from canfield.experiments.sweep.spec import (
     parse_options,
     parse_solver_options,
 )
+from canfield.solver.beam_run import beam_profile
 from canfield.solver.search import solve_deal, warm_up
 
 
 @functools.cache
-def warm_up_once(strategy: str = "dfs", packs: int = 1) -> None:
+def warm_up_once(strategy: str = "dfs", packs: int = 1, beam: bool = False) -> None:
     """Compile (or load) the kernels of the solver's ``strategy`` for games
-    of ``packs`` packs once per process, so that no row's ``seconds`` (nor
-    its time budget) pays for it."""
-    warm_up(strategy, packs)
+    of ``packs`` packs (with ``beam``, the one-pack beam probe too) once per
+    process, so that no row's ``seconds`` (nor its time budget) pays for it."""
+    warm_up(strategy, packs, beam)
 
 
-def warm_up_for(player: str, solver_options: str, packs: Iterable[int] = (1,)) -> None:
+def warm_up_for(
+    player: str, solver_options: str, packs: Iterable[int] = (1,), beam: bool = False
+) -> None:
     """Compile what ``player`` runs on games of each of ``packs`` packs: the
     solver's kernels for the players that search (``SEARCHING_PLAYERS``),
-    nothing for greedy and random."""
+    nothing for greedy and random; ``beam`` when a profile runs the beam
+    probe (``solver.beam_run.beam_profile``; a solve warms it itself, before
+    its clock, when this did not)."""
     if player in SEARCHING_PLAYERS:
         strategy = parse_solver_options(solver_options)["strategy"]
         for n in sorted(set(packs)):
-            warm_up_once(strategy, n)
+            warm_up_once(strategy, n, beam and n == 1)
 
 
 def solve_row(
@@ -207,7 +212,8 @@ def run_batch(
     SolveFailed
         If the solver or the player raised on a deal (named in the message).
     """
-    warm_up_for(player, solver_options, (parse_profile(profile).packs,))
+    prof = parse_profile(profile)
+    warm_up_for(player, solver_options, (prof.packs,), beam_profile(prof))
     rows = []
     for deal in deals:
         try:

@@ -24,6 +24,7 @@ from canfield.experiments.sweep.spec import (
 )
 from canfield.experiments.sweep.store import RunFolder
 from canfield.experiments.sweep.workers import Batch, BatchArgs, OnRows, Task, run_local
+from canfield.solver.beam_run import beam_profile
 from canfield.solver.search import is_compiled
 
 #: How long to wait for a dask scheduler before giving up.
@@ -185,7 +186,9 @@ def _run(
     compile_here = (
         bool(batches)
         and client is None
-        and needs_compile(spec.player, spec.solver_options, say, batch_packs(batches))
+        and needs_compile(
+            spec.player, spec.solver_options, say, batch_packs(batches), batch_beam(batches)
+        )
     )
     bar = SweepProgress(total, len(done), label, tally) if progress and batches else None
 
@@ -265,7 +268,7 @@ def execute(
     workers load them from numba's cache instead of compiling them each.
     """
     if compile_here or (batches and client is None and local_workers == 1):
-        warm_up_for(args[3], args[5], batch_packs(batches))
+        warm_up_for(args[3], args[5], batch_packs(batches), batch_beam(batches))
     if not batches:
         return
     if client is not None:
@@ -282,19 +285,25 @@ def batch_packs(batches: list[Batch]) -> set[int]:
     return {parse_profile(prof).packs for prof, _ in batches}
 
 
+def batch_beam(batches: list[Batch]) -> bool:
+    """Whether a profile of ``batches`` runs the one-pack beam probe."""
+    return any(beam_profile(parse_profile(prof)) for prof, _ in batches)
+
+
 def needs_compile(
     player: str,
     solver_options: str,
     say: Callable[[str], None] | None,
     packs: Iterable[int] = (1,),
+    beam: bool = False,
 ) -> bool:
     """True (after saying so) when ``player`` runs the solver and numba's
     cache does not hold the kernels of its ``solver_options`` for games of
-    each of ``packs`` packs yet."""
+    each of ``packs`` packs yet (with ``beam``, the one-pack beam probe's too)."""
     if player not in SEARCHING_PLAYERS:
         return False
     strategy = parse_solver_options(solver_options)["strategy"]
-    if all(is_compiled(strategy, n) for n in set(packs)):
+    if all(is_compiled(strategy, n, beam and n == 1) for n in set(packs)):
         return False
     if say is not None:
         say(COMPILING_NOTE)
