@@ -192,16 +192,16 @@ def census_or_fail(count, deal: int, profile: str, nodes: int) -> dict[str, floa
 
 
 @census_command((35, 6, 110), "strict", 1_000_000)
-@click.option("--spread", is_flag=True, help="Shares by reserve count and banked instead.")
+@click.option("--spread", "by_spread", is_flag=True, help="Shares by reserve and banked instead.")
 @click.option("--memory", default="1GB", show_default=True, help="Table memory, e.g. 3GB.")
-def main(deals: tuple[int, ...], profile: str, nodes: int, spread: bool, memory: str) -> None:
+def main(deals: tuple[int, ...], profile: str, nodes: int, by_spread: bool, memory: str) -> None:
     """Print the census of each deal's search."""
     try:
         table_bytes = read_bytes(memory, "--memory")
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     for deal in deals:
-        if spread:
+        if by_spread:
             _echo_spread(deal, profile, nodes, table_bytes)
             continue
         c = census_or_fail(partial(census, memory=table_bytes), deal, profile, nodes)

@@ -86,7 +86,7 @@ def run_bench(
     and print a summary line per profile."""
     # two packs (double) have kernels of their own, compiled outside the clock too
     parsed = [parse_profile(p) for p in profiles]
-    beam = any(beam_profile(p) for p in parsed)
+    beam = probes and any(beam_profile(p) for p in parsed)
     compile_s = sum(warm_up("dfs", n, beam and n == 1) for n in sorted({p.packs for p in parsed}))
     print(f"compile/warm-up: {compile_s:.2f} s (numba cache: cached after the first run)")
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -322,7 +322,8 @@ def solve_cmd(
     if threads > 1 and strategy != "shared":  # members' kernels compiled before they fork
         used |= {m["strategy"] for job in jobs for _, m in _members(job, threads, opts)}
     packs = {job.profile.packs for job in jobs}
-    beam = any(beam_profile(job.profile) for job in jobs)
+    # the beam probe runs only with the probes (Solver.solve warms it if a member needs it)
+    beam = probes and any(beam_profile(job.profile) for job in jobs)
     for name in sorted(used, key=lambda s: s != strategy):
         for n in sorted(packs):
             _warm_up(name, as_json, n, beam and n == 1)
