@@ -20,8 +20,8 @@ strings:
   bottom rank and colour);
 * ``foundation_reserve``: the distinct foundation counts and reserve counts.
 
-With ``--spread`` it prints instead how the stored positions spread over
-reserve counts and cards banked (shares of an even sample of at most a
+With ``--spread`` it prints instead, under any one-pack profile, how the
+stored positions spread over reserve counts and cards banked (shares of an even sample of at most a
 million of them): where a long proof spends its positions, for a search
 run to its end (``--nodes`` above the proof, ``--memory`` to hold it).
 
@@ -52,6 +52,9 @@ from canfield.solver.table import PTR_FIELD
 FR_BITS = 20
 #: Suits whose cards are red (suit order C D H S).
 RED = (1, 2)
+#: Choice bits a column card above the bottom stores, by building rule
+#: (``engine.core``'s ``BUILD_ALT``, ``BUILD_SUIT``, ``BUILD_RANK``).
+CHOICE_BITS = {core.BUILD_ALT: 1, core.BUILD_SUIT: 0, core.BUILD_RANK: 2}
 #: Most stored positions ``spread`` reads back (an even sample of them).
 SPREAD_SAMPLE = 1_000_000
 
@@ -117,6 +120,8 @@ def read_slot(row: np.ndarray, kb: int) -> Slot:
 def census(position: Position, nodes: int, memory: int = 1 << 30) -> dict[str, float]:
     """Search ``position`` (every pruning rule on, no probes) for ``nodes``
     positions and count the stored strings (see the module doc)."""
+    if int(position.game.rules[core.R_BUILD]) != core.BUILD_ALT:
+        raise ValueError("the census reads alternating-colour columns only")
     searched, rows = _stored_rows(position, nodes, memory)
     slots = [read_slot(r, 1) for r in rows]
     return {
@@ -135,10 +140,14 @@ def spread(
 ) -> dict:
     """Search ``position`` as :func:`census` does and give the shares (in %)
     of the stored positions by reserve count (``reserve``) and by cards
-    banked (``banked``), read from an even sample of at most ``sample``."""
+    banked (``banked``), read from an even sample of at most ``sample``.
+    Unlike the census it reads every one-pack building rule."""
+    if position.profile.packs != 1:
+        raise ValueError("the census reads one-pack positions only")
+    kb = CHOICE_BITS[int(position.game.rules[core.R_BUILD])]
     searched, rows = _stored_rows(position, nodes, memory)
     picked = rows[:: max(1, -(-len(rows) // sample))]
-    slots = [read_slot(r, 1) for r in picked]
+    slots = [read_slot(r, kb) for r in picked]
     reserve = Counter(s.reserve_count for s in slots)
     banked = Counter(s.banked for s in slots)
     n = len(slots)
@@ -154,8 +163,6 @@ def spread(
 def _stored_rows(position: Position, nodes: int, memory: int) -> tuple[dict, np.ndarray]:
     """Run the depth-first search (every rule, no probes) and return what it
     searched and the table's occupied rows."""
-    if int(position.game.rules[core.R_BUILD]) != core.BUILD_ALT:
-        raise ValueError("the census reads alternating-colour columns only")
     run = DfsRun(position, Path(), prune_mask(True), memory)
     started = time.perf_counter()
     run.advance(started, float("inf"), nodes, memory)

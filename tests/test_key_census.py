@@ -3,10 +3,19 @@ back into the positions they store."""
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
+from canfield.engine import core
 from canfield.engine.position import Position
-from canfield.experiments.key_census import Slot, census, main, read_slot, spread
+from canfield.experiments.key_census import (
+    CHOICE_BITS,
+    Slot,
+    census,
+    main,
+    read_slot,
+    spread,
+)
 from canfield.solver.dfs_run import DfsRun, Path
 from canfield.solver.pruning import prune_mask
 
@@ -107,4 +116,26 @@ def test_the_command_prints_the_spread_in_two_lines_a_deal():
 def test_a_memory_it_cannot_read_is_one_line():
     r = CliRunner().invoke(main, ["--deal", "64", "--nodes", "10", "--memory", "2XB"])
     assert r.exit_code == 1 and "--memory" in r.output and "Traceback" not in r.output
+    assert r.output.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("profile", "deal", "choice_bits"), [("rainbow", 9, 2), ("storehouse", 3, 0)]
+)
+def test_the_spread_reads_the_other_building_rules_too(profile, deal, choice_bits):
+    # rank-only building stores two choice bits a column card, building in
+    # suit none: a wrong width would shift the header and misread it
+    pos = Position.from_deal(deal, profile)
+    assert CHOICE_BITS[int(pos.game.rules[core.R_BUILD])] == choice_bits
+    c = spread(pos, 5_000)
+    assert max(c["banked"]) == c["best"]  # the kernel's own best count
+    assert min(c["banked"]) >= sum(pos.snapshot()["foundations"])  # never below the deal's
+    assert max(c["reserve"]) == len(pos.snapshot()["reserve"]) == 13
+
+
+def test_the_spread_refuses_two_packs_in_one_line():
+    r = CliRunner().invoke(
+        main, ["--deal", "3", "--profile", "double", "--nodes", "10", "--spread"]
+    )
+    assert r.exit_code == 1 and "one-pack" in r.output and "Traceback" not in r.output
     assert r.output.count("\n") == 1
