@@ -21,9 +21,10 @@ strings:
 * ``foundation_reserve``: the distinct foundation counts and reserve counts.
 
 With ``--spread`` it prints instead, under any one-pack profile, how the
-stored positions spread over reserve counts and cards banked (shares of an even sample of at most a
-million of them): where a long proof spends its positions, for a search
-run to its end (``--nodes`` above the proof, ``--memory`` to hold it).
+stored positions spread over reserve counts and cards banked (shares of an
+even sample of at most a million of them): where a long proof spends its
+positions, for a search run to its end (``--nodes`` above the proof,
+``--memory`` to hold it).
 
 Run: ``python -m experiments.key_census --deal 35 --nodes 1000000``.
 ``docs/findings.md`` ("What the positions of a hard strict search differ

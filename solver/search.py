@@ -557,7 +557,8 @@ def two_move_position(profile: str) -> Position:
 def warm_up(strategy: str = "dfs", packs: int = 1, beam: bool = False) -> float:
     """Compile (or load from numba's cache) every kernel of ``strategy`` for
     games of ``packs`` packs, and with ``beam`` the beam probe of one pack
-    (:func:`warm_beam`); return the seconds it took.
+    (:func:`warm_beam`; two packs have no such probe, and ignore ``beam``);
+    return the seconds it took.
 
     One pack: solving a two-move position touches every depth-first kernel;
     the layered strategy then searches a few hundred

@@ -87,7 +87,7 @@ def run_bench(
     # two packs (double) have kernels of their own, compiled outside the clock too
     parsed = [parse_profile(p) for p in profiles]
     beam = probes and any(beam_profile(p) for p in parsed)
-    compile_s = sum(warm_up("dfs", n, beam and n == 1) for n in sorted({p.packs for p in parsed}))
+    compile_s = sum(warm_up("dfs", n, beam) for n in sorted({p.packs for p in parsed}))
     print(f"compile/warm-up: {compile_s:.2f} s (numba cache: cached after the first run)")
     out.parent.mkdir(parents=True, exist_ok=True)
     summaries = {}

@@ -326,7 +326,7 @@ def solve_cmd(
     beam = probes and any(beam_profile(job.profile) for job in jobs)
     for name in sorted(used, key=lambda s: s != strategy):
         for n in sorted(packs):
-            _warm_up(name, as_json, n, beam and n == 1)
+            _warm_up(name, as_json, n, beam)
     contradicted = []
     for job in jobs:
         r = _run_threads(job, budget, nodes, opts, threads)

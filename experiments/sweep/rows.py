@@ -61,7 +61,7 @@ def warm_up_for(
     if player in SEARCHING_PLAYERS:
         strategy = parse_solver_options(solver_options)["strategy"]
         for n in sorted(set(packs)):
-            warm_up_once(strategy, n, beam and n == 1)
+            warm_up_once(strategy, n, beam)
 
 
 def solve_row(

@@ -303,7 +303,7 @@ def needs_compile(
     if player not in SEARCHING_PLAYERS:
         return False
     strategy = parse_solver_options(solver_options)["strategy"]
-    if all(is_compiled(strategy, n, beam and n == 1) for n in set(packs)):
+    if all(is_compiled(strategy, n, beam) for n in set(packs)):
         return False
     if say is not None:
         say(COMPILING_NOTE)
