@@ -139,105 +139,122 @@ def _search_loop(
     spin = (prune >> SPIN_SHIFT) & 255
     d = stats[ST_DEPTH]
     done = 0
-    while done < chunk:
+    while True:
         if d < 0:
             return EXHAUSTED
-        if imove[d] >= nmoves[d]:
-            if shared and d > 0:
-                tt_finish(table, slots[d])
-            d -= 1
-            stats[ST_DEPTH] = d
-            continue
-        top = mbase[d] + nmoves[d]
-        if d + 2 > max_depth or top + MAX_MACROS > room:
-            stats[ST_DEPTH] = d
-            return TOO_DEEP
-        mac = mstack[mbase[d] + imove[d]]
-        imove[d] += 1
-        child = states[d + 1]
-        stats[ST_CHILDREN] += 1
-        for i in range(child.shape[0]):
-            child[i] = states[d, i]
-        # a column move that leaves its source non-empty is undone by the
-        # reverse move, back to this position: the child need not make it
-        back = -1
-        a = macro_atomic(mac)
-        src, dst, k = core.move_src(a), core.move_dst(a), core.move_count(a)
-        if src < core.N_COLS and dst < core.N_COLS and k < core.col_len(states[d], src):
-            back = core.encode_move(dst, src, k)
-        apply_macro(child, mac, game, rules)
-        if prune & E1_CYCLE:
-            canon_stock(child, game, rules)
-        core.canonical_key(child, rules, key)
-        if shared:
-            ins = tt_visit_shared(
-                table, key, child, game, rules, use_e2, max_entries, stats, helping
-            )
-            if ins == 2:
-                # in progress elsewhere: help with it, unless this path holds it
-                here = stats[ST_SLOT]
-                for i in range(d + 1):
-                    if slots[i] == here:
-                        ins = 0
-                        break
-                if ins == 2:
-                    stats[ST_HELPED] += 1
-                    ins = 1
-            if ins == 1:
-                slots[d + 1] = stats[ST_SLOT]
+        # root_setup enters the root and leaves its moves to be made here
+        # (nmoves -1), so that the move generator, inlined, is compiled once
+        at_root = nmoves[d] < 0
+        if at_root:
+            child = states[d]
+            top = mbase[d]
+            back = -1
         else:
-            ins = tt_visit(table, key, child, game, rules, use_e2, max_entries, stats)
-        if ins == -1:
-            imove[d] -= 1  # the child is made again once the table has grown
-            stats[ST_CHILDREN] -= 1
+            if done >= chunk:
+                break
+            if imove[d] >= nmoves[d]:
+                if shared and d > 0:
+                    tt_finish(table, slots[d])
+                d -= 1
+                stats[ST_DEPTH] = d
+                continue
+            top = mbase[d] + nmoves[d]
+            if d + 2 > max_depth or top + MAX_MACROS > room:
+                stats[ST_DEPTH] = d
+                return TOO_DEEP
+            mac = mstack[mbase[d] + imove[d]]
+            imove[d] += 1
+            child = states[d + 1]
+            stats[ST_CHILDREN] += 1
+            for i in range(child.shape[0]):
+                child[i] = states[d, i]
+            # a column move that leaves its source non-empty is undone by the
+            # reverse move, back to this position: the child need not make it
+            back = -1
+            a = macro_atomic(mac)
+            src, dst, k = core.move_src(a), core.move_dst(a), core.move_count(a)
+            if src < core.N_COLS and dst < core.N_COLS and k < core.col_len(states[d], src):
+                back = core.encode_move(dst, src, k)
+            apply_macro(child, mac, game, rules)
+            if prune & E1_CYCLE:
+                canon_stock(child, game, rules)
+            core.canonical_key(child, rules, key)
+            if shared:
+                ins = tt_visit_shared(
+                    table, key, child, game, rules, use_e2, max_entries, stats, helping
+                )
+                if ins == 2:
+                    # in progress elsewhere: help with it, unless this path holds it
+                    here = stats[ST_SLOT]
+                    for i in range(d + 1):
+                        if slots[i] == here:
+                            ins = 0
+                            break
+                    if ins == 2:
+                        stats[ST_HELPED] += 1
+                        ins = 1
+                if ins == 1:
+                    slots[d + 1] = stats[ST_SLOT]
+            else:
+                ins = tt_visit(table, key, child, game, rules, use_e2, max_entries, stats)
+            if ins == -1:
+                imove[d] -= 1  # the child is made again once the table has grown
+                stats[ST_CHILDREN] -= 1
+                stats[ST_DEPTH] = d
+                return TABLE_FULL
+            if ins == 0:
+                continue
+            done += 1
+            stats[ST_NODES] += 1
+            d += 1
             stats[ST_DEPTH] = d
-            return TABLE_FULL
-        if ins == 0:
-            continue
-        done += 1
-        stats[ST_NODES] += 1
-        d += 1
-        stats[ST_DEPTH] = d
-        if d > stats[ST_MAXDEPTH]:
-            stats[ST_MAXDEPTH] = d
-        b = core.banked(child)
-        if b > stats[ST_BEST]:
-            stats[ST_BEST] = b
-            stats[ST_BESTLEN] = d
-            for i in range(d):
-                best_path[i] = mstack[mbase[i] + imove[i] - 1]
-        if b == 52:
-            return WON
-        mbase[d] = top
-        if use_bound:
-            u = child_bound(child, states[d - 1], mac, ubound[d - 1], game, rules, ws, builders)
-            ubound[d] = u
-            if u <= stats[ST_BEST] or (win_only and u < 52):
-                nmoves[d] = 0  # rule B1: nothing below here banks more than the best (or wins)
-                imove[d] = 0
-                stats[ST_CUT] += 1
-                continue
-        if use_r1:
-            c = buried_builders_home(child, game, rules, ws)
-            if c >= 0:
-                # rule R1: the top goes home alone (after B1, which reads ws afresh)
-                here = stock_tag(core.waste_ptr(child), core.redeals(child))
-                mstack[top] = core.encode_move(c, core.DST_FOUND, 1) | here
-                nmoves[d] = 1
-                imove[d] = 0
-                stats[ST_HOMED] += 1
-                continue
+            if d > stats[ST_MAXDEPTH]:
+                stats[ST_MAXDEPTH] = d
+            b = core.banked(child)
+            if b > stats[ST_BEST]:
+                stats[ST_BEST] = b
+                stats[ST_BESTLEN] = d
+                for i in range(d):
+                    best_path[i] = mstack[mbase[i] + imove[i] - 1]
+            if b == 52:
+                return WON
+            mbase[d] = top
+            if use_bound:
+                u = child_bound(child, states[d - 1], mac, ubound[d - 1], game, rules, ws, builders)
+                ubound[d] = u
+                if u <= stats[ST_BEST] or (win_only and u < 52):
+                    nmoves[d] = 0  # rule B1: nothing below here banks more than the best (or wins)
+                    imove[d] = 0
+                    stats[ST_CUT] += 1
+                    continue
+            if use_r1:
+                c = buried_builders_home(child, game, rules, ws)
+                if c >= 0:
+                    # rule R1: the top goes home alone (after B1, which reads ws afresh)
+                    here = stock_tag(core.waste_ptr(child), core.redeals(child))
+                    mstack[top] = core.encode_move(c, core.DST_FOUND, 1) | here
+                    nmoves[d] = 1
+                    imove[d] = 0
+                    stats[ST_HOMED] += 1
+                    continue
         n = gen_macros(
             child, game, rules, mstack[top : top + MAX_MACROS], buf, scratch, prune, builders, back
         )
-        if n < 0:
-            stats[ST_PRUNED if n == -1 else ST_HOMED] += 1  # P1; W1
-            n = 1
-        elif n == 0:
-            stats[ST_DEAD] += 1
-        elif n > width:
-            n = width
-        r = (spin * n) >> 8
+        if at_root:
+            # the root's list is never narrowed, counted or turned, but for a
+            # thread of a shared search, whose whole search is turned
+            if n < 0:
+                n = 1
+            r = (spin * n) >> 8 if shared else 0
+        else:
+            if n < 0:
+                stats[ST_PRUNED if n == -1 else ST_HOMED] += 1  # P1; W1
+                n = 1
+            elif n == 0:
+                stats[ST_DEAD] += 1
+            elif n > width:
+                n = width
+            r = (spin * n) >> 8
         if r:
             # a thread of a shared search: this list turned, a share of it on
             for i in range(n):
@@ -254,11 +271,10 @@ def _search_loop(
 def root_setup(
     s0, game, rules, states, mstack, mbase, nmoves, imove, ubound, table, max_entries, stats, prune
 ):
-    """Put the root on the stack and in the table."""
+    """Put the root on the stack and in the table; the search's first call
+    makes its moves (``nmoves[0]`` is -1 until then)."""
     ubound[0] = -1  # the root's bound is not known: its children compute theirs
     key = key_buffer(table)
-    buf = np.empty(core.MAX_MOVES, np.int64)
-    scratch = np.empty(MAX_MACROS + 64, np.int64)
     states[0, :] = s0
     if prune & E1_CYCLE:
         canon_stock(states[0], game, rules)
@@ -269,14 +285,7 @@ def root_setup(
     stats[ST_BEST] = core.banked(s0)
     stats[ST_BESTLEN] = 0
     mbase[0] = 0
-    builders = np.empty(52, np.uint64)
-    builder_masks(game, rules, builders)
-    imove[0] = 0
-    no_back = imove[0] - 1  # -1, typed as the search's own call types it: one compile
-    n = gen_macros(s0, game, rules, mstack[0:MAX_MACROS], buf, scratch, prune, builders, no_back)
-    if n < 0:
-        n = 1
-    nmoves[0] = n
+    nmoves[0] = -1
     imove[0] = 0
     stats[ST_DEPTH] = 0
     stats[ST_NODES] = 1

@@ -53,7 +53,7 @@ from canfield.solver import config
 from canfield.solver.budgets import rehash_in_time
 from canfield.solver.dfs_run import SUMMED, DfsRun, Path, Run, grown_cap
 from canfield.solver.macros import SolverBug
-from canfield.solver.pruning import HELPING, SPIN_SHIFT, shared_mask
+from canfield.solver.pruning import HELPING, shared_mask
 from canfield.solver.stats import (
     EXHAUSTED,
     RUNNING,
@@ -134,13 +134,8 @@ def _start(
     ``done``, a search of this thread that ran out of moves (its positions,
     entries and best carry over)."""
     mask = shared_mask(prune, k, threads) | (HELPING if done is not None else 0)
+    # the search turns the root's moves as it turns every list below it
     run = DfsRun(position, Path(), mask, memory, table=table, sharers=threads)
-    n = int(run.path.nmoves[0])
-    turn = (((mask >> SPIN_SHIFT) & 255) * n) >> 8
-    if turn:  # as the search turns every list below the root
-        at = int(run.path.mbase[0])
-        moves = run.path.mstack[at : at + n]
-        moves[:] = np.roll(moves, -turn)
     _find_slots(run)
     if done is not None:
         entries = int(done.stats[ST_ENTRIES]) + int(run.stats[ST_ENTRIES])

@@ -23,7 +23,9 @@ from canfield.engine.position import Position
 from canfield.engine.profiles import PRESETS
 from canfield.experiments.cli import main as cli
 from canfield.solver import config, shared
+from canfield.solver.dfs_run import DfsRun, Path
 from canfield.solver.portfolio import cores
+from canfield.solver.pruning import SPIN_SHIFT, shared_mask
 from canfield.solver.search import Solver, prune_mask, solve_deal
 from canfield.solver.shared import search_shared
 from canfield.solver.stats import ST_BEST, ST_HELPED, ST_NODES
@@ -178,3 +180,27 @@ def test_a_thread_that_raises_fails_the_solve(monkeypatch):
             Position.from_deal(43, "strict"), seconds=60, nodes=2_000_000
         )
     assert len(calls) >= 2
+
+
+def test_the_root_moves_are_turned_for_a_shared_thread_only():
+    """The search's first step makes the root's moves (``root_setup`` leaves
+    ``nmoves[0]`` at -1) and turns them for a thread of a shared search, as
+    it turns every list below; a turned solve (``--turn``) and thread 0 keep
+    the root's order."""
+    pos = Position.from_deal(43, "strict")
+    rules = prune_mask(True)
+
+    def root_list(mask: int) -> list[int]:
+        run = DfsRun(pos, Path(), mask, MEMORY)
+        assert int(run.path.nmoves[0]) == -1  # not made yet
+        run.advance(time.perf_counter(), 60.0, 2, MEMORY)  # the root's moves, one child
+        n = int(run.path.nmoves[0])
+        return [int(m) for m in run.path.mstack[:n]]
+
+    plain = root_list(rules)
+    n = len(plain)
+    turn = (128 * n) >> 8
+    assert turn > 0, plain  # a root with moves enough to turn
+    assert root_list(shared_mask(rules, 1, 2)) == plain[turn:] + plain[:turn]
+    assert root_list(shared_mask(rules, 0, 2)) == plain
+    assert root_list(rules | (128 << SPIN_SHIFT)) == plain
