@@ -95,10 +95,12 @@ def search(
     ``states[d]`` is the position at depth ``d``. The macro moves of all the
     positions on the path share one flat buffer: those of depth ``d`` are
     ``mstack[mbase[d] : mbase[d] + nmoves[d]]`` and ``imove[d]`` is the next
-    one to try. Returns a code: RUNNING (call again), WON (the path is the
-    last move tried at each depth), EXHAUSTED (every reachable position was
-    seen: a proof), TABLE_FULL (grow the table and call again) or TOO_DEEP
-    (grow the stack and call again; nothing was changed).
+    one to try; the first call makes the root's moves, which
+    :func:`root_setup` leaves to it (``nmoves[0]`` is -1 until then).
+    Returns a code: RUNNING (call again), WON (the path is the last move
+    tried at each depth), EXHAUSTED (every reachable position was seen: a
+    proof), TABLE_FULL (grow the table and call again) or TOO_DEEP (grow the
+    stack and call again; nothing was changed).
 
     ``width`` caps the moves searched below the root at the first ``width``
     of the ordering: a narrowed probe that looks for wins fast. Exhausting a
