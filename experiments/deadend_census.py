@@ -25,18 +25,37 @@ in its column). The bound with neither extension must equal the kernel's
 hard strict deals, every fifth position still playing.
 
 Run: ``python -m experiments.deadend_census [--games 10]``.
+
+``--path DEAL`` reads instead the positions the depth-first search of a
+strict deal stands on (every rule, no probes): every ``--every`` positions
+up to ``--nodes``, the positions of its path at a quarter, half, three
+quarters and all of its depth. For each it prints the reserve count, the
+cards in the stock and waste, the banked count, B1's bound, the
+``optimistic`` and ``sound`` readings, and what a search of ``--sub-nodes``
+positions from it banks (``l``: lost, exact; ``w``: won; ``u``: unknown, a
+line found). A position whose ``optimistic`` reading is below what its own
+search banks shows that reading unsound in a real search; one whose
+reading is at most the deal's best while B1's is above is one a sound rule
+of that strength would cut. Run: ``python -m experiments.deadend_census
+--path 110 --nodes 20000000 --every 2000000`` (docs/findings.md, "What the
+path of a long proof holds").
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import time
 
 import numpy as np
 
 from canfield.engine import core
 from canfield.engine.position import Position
 from canfield.solver.bound import WORK_LEN, banked_bound, set_parents
+from canfield.solver.dfs_run import DfsRun, Path
+from canfield.solver.pruning import prune_mask
+from canfield.solver.search import Solver
+from canfield.solver.stats import ST_BEST, ST_DEPTH, ST_NODES
 
 #: The hard strict deals (docs/solver.md): long proofs or unknown.
 HARD_DEALS = (6, 12, 35, 64, 110, 141)
@@ -152,10 +171,78 @@ def positions(games: int) -> list[Position]:
     return out
 
 
+def path_sample(deal: int, nodes: int, every: int, sub_nodes: int) -> list[dict]:
+    """Positions on the path of strict ``deal``'s depth-first search, every
+    ``every`` positions up to ``nodes`` (module docstring), one dict each."""
+    pos = Position.from_deal(deal, "strict")
+    memory = 4 << 30
+    run = DfsRun(pos, Path(), prune_mask(True), memory)
+    sub = Solver(1 << 28, probes=False)
+    t0 = time.perf_counter()
+    rows = []
+    while int(run.stats[ST_NODES]) < nodes and not run.over:
+        run.advance(t0, float("inf"), min(nodes, int(run.stats[ST_NODES]) + every), memory)
+        if run.reason not in ("", "nodes"):
+            break  # the table is full: the census stops where the search did
+        end = int(run.stats[ST_DEPTH])
+        for d in sorted({end // 4, end // 2, 3 * end // 4, end}):
+            p = Position(pos.game, run.path.states[d].copy())
+            r = sub.solve(p, seconds=3600.0, nodes=sub_nodes)
+            rows.append(
+                {
+                    "nodes": int(run.stats[ST_NODES]),
+                    "depth": d,
+                    "of": end,
+                    "best": int(run.stats[ST_BEST]),
+                    "reserve": len(p.reserve()),
+                    "off": len(p.stock()) + len(p.waste()),
+                    "banked": p.banked,
+                    "b1": kernel_bound(p),
+                    "optimistic": census_bound(p, "optimistic"),
+                    "sound": census_bound(p, "sound"),
+                    "sub": r.result[0] + str(r.banked),
+                    "sub_banked": r.banked,
+                    "sub_nodes": r.nodes,
+                }
+            )
+    return rows
+
+
+def _path_main(deal: int, nodes: int, every: int, sub_nodes: int) -> None:
+    rows = path_sample(deal, nodes, every, sub_nodes)
+    for r in rows:
+        print(
+            f"{r['nodes']:>12,} depth {r['depth']:>3}/{r['of']:<3} reserve {r['reserve']:>2}"
+            f" off {r['off']:>2} banked {r['banked']:>2} B1 {r['b1']:>2}"
+            f" optimistic {r['optimistic']:>2} sound {r['sound']:>2}"
+            f" search {r['sub']} in {r['sub_nodes']:,} (best so far {r['best']})"
+        )
+    for kind, keep in (("reserve empty", lambda r: r["reserve"] == 0), ("reserve held", None)):
+        part = [r for r in rows if (keep(r) if keep else r["reserve"] > 0)]
+        print(
+            f"{kind}: {len(part)} positions, optimistic below B1 in"
+            f" {sum(r['optimistic'] < r['b1'] for r in part)}, below what its own search"
+            f" banks in {sum(r['optimistic'] < r['sub_banked'] for r in part)}, sound below"
+            f" B1 in {sum(r['sound'] < r['b1'] for r in part)}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="random games per deal")
+    parser.add_argument("--path", type=int, metavar="DEAL", help="read a search's path instead")
+    parser.add_argument("--nodes", type=int, default=20_000_000, help="with --path")
+    parser.add_argument("--every", type=int, default=2_000_000, help="with --path")
+    parser.add_argument("--sub-nodes", type=int, default=1_000_000, help="with --path")
     args = parser.parse_args()
+    if args.path is not None:
+        if args.path < 0 or min(args.nodes, args.every, args.sub_nodes) < 1:
+            raise SystemExit(
+                "deadend_census: --path takes a deal number >= 0, and --nodes, --every"
+                " and --sub-nodes numbers >= 1"
+            )
+        _path_main(args.path, args.nodes, args.every, args.sub_nodes)
+        return
     sample = positions(args.games)
     lower = dict.fromkeys(("optimistic", "pattern", "sound"), 0)
     cards = dict.fromkeys(lower, 0)
