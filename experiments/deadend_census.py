@@ -219,9 +219,14 @@ def _path_main(deal: int, nodes: int, every: int, sub_nodes: int) -> None:
         )
     for kind, keep in (("reserve empty", lambda r: r["reserve"] == 0), ("reserve held", None)):
         part = [r for r in rows if (keep(r) if keep else r["reserve"] > 0)]
+        # what a rule of the reading's strength would cut: at most the best
+        # so far, where B1 is above it
+        cut = [r for r in part if r["optimistic"] <= r["best"] < r["b1"]]
         print(
             f"{kind}: {len(part)} positions, optimistic below B1 in"
-            f" {sum(r['optimistic'] < r['b1'] for r in part)}, below what its own search"
+            f" {sum(r['optimistic'] < r['b1'] for r in part)}, at most the best so far"
+            f" where B1 is above it in {len(cut)} (their searches"
+            f" {sum(r['sub_nodes'] for r in cut):,} positions), below what its own search"
             f" banks in {sum(r['optimistic'] < r['sub_banked'] for r in part)}, sound below"
             f" B1 in {sum(r['sound'] < r['b1'] for r in part)}"
         )
