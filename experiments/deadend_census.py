@@ -217,8 +217,8 @@ def _path_main(deal: int, nodes: int, every: int, sub_nodes: int) -> None:
             f" optimistic {r['optimistic']:>2} sound {r['sound']:>2}"
             f" search {r['sub']} in {r['sub_nodes']:,} (best so far {r['best']})"
         )
-    for kind, keep in (("reserve empty", lambda r: r["reserve"] == 0), ("reserve held", None)):
-        part = [r for r in rows if (keep(r) if keep else r["reserve"] > 0)]
+    for kind, empty in (("reserve empty", True), ("reserve held", False)):
+        part = [r for r in rows if (r["reserve"] == 0) == empty]
         # what a rule of the reading's strength would cut: at most the best
         # so far, where B1 is above it
         cut = [r for r in part if r["optimistic"] <= r["best"] < r["b1"]]
