@@ -200,7 +200,7 @@ def path_sample(deal: int, nodes: int, every: int, sub_nodes: int) -> list[dict]
                     "b1": kernel_bound(p),
                     "optimistic": census_bound(p, "optimistic"),
                     "sound": census_bound(p, "sound"),
-                    "sub": r.result[0] + str(r.banked),
+                    "sub_result": r.result,
                     "sub_banked": r.banked,
                     "sub_nodes": r.nodes,
                 }
@@ -215,7 +215,8 @@ def _path_main(deal: int, nodes: int, every: int, sub_nodes: int) -> None:
             f"{r['nodes']:>12,} depth {r['depth']:>3}/{r['of']:<3} reserve {r['reserve']:>2}"
             f" off {r['off']:>2} banked {r['banked']:>2} B1 {r['b1']:>2}"
             f" optimistic {r['optimistic']:>2} sound {r['sound']:>2}"
-            f" search {r['sub']} in {r['sub_nodes']:,} (best so far {r['best']})"
+            f" search {r['sub_result'][0]}{r['sub_banked']} in {r['sub_nodes']:,}"
+            f" (best so far {r['best']})"
         )
     for kind, empty in (("reserve empty", True), ("reserve held", False)):
         part = [r for r in rows if (r["reserve"] == 0) == empty]
