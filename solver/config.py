@@ -42,6 +42,11 @@ MAX_MACROS = 640
 START_SLOTS = 1 << 16
 #: Below this many slots a full table grows fourfold, above it twofold.
 FAST_GROW_BELOW = 1 << 22
+#: Bytes of table memory a process keeps for its next tables
+#: (``solver.table_memory``): a new table takes an idle kept buffer of about
+#: its size instead of fresh pages, whose first touch cost a 10 s solve
+#: 0.5-0.8 s here. Buffers above half of it are never kept; 0 keeps none.
+TABLE_KEEP_BYTES = min(1 << 29, QUARTER_RAM // 2)
 #: The table is "full" past this load factor (open addressing with linear probing).
 MAX_LOAD = 0.85
 #: A table full at its most memory forgets entries the search has not met

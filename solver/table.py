@@ -39,6 +39,7 @@ from canfield.solver.atomics import cas_u32, load_acquire_u32, or_u32, store_rel
 from canfield.solver.macros import PTR_MASK, PTR_SHIFT
 from canfield.solver.pruning import dominators
 from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES, ST_EVICTED, ST_SLOT
+from canfield.solver.table_memory import zeroed_words
 
 #: Bits of a slot's first word holding the waste pointer plus one.
 PTR_FIELD = 6
@@ -76,10 +77,13 @@ def slot_bytes(kw: int) -> int:
 
 
 def new_table(cap: int, kw: int) -> np.ndarray:
-    """An empty table of ``cap`` slots (any number up to 2**32) for keys of ``kw`` words."""
+    """An empty table of ``cap`` slots (any number up to 2**32) for keys of
+    ``kw`` words, on memory the process kept from an earlier table when it
+    can (:mod:`solver.table_memory`)."""
     if not 0 < cap <= 1 << 32:
         raise ValueError(f"a table has 1 to 2**32 slots, not {cap}")
-    return np.zeros((cap, slot_words(kw)), np.uint32)
+    sw = slot_words(kw)
+    return zeroed_words(cap * sw).reshape(cap, sw)
 
 
 @njit(cache=True)
