@@ -29,6 +29,7 @@ from canfield.solver.budgets import nodes_in_time
 from canfield.solver.dfs_run import SUMMED, Run
 from canfield.solver.double_beam import line_of
 from canfield.solver.stats import N_STATS, RUNNING, ST_BEST, ST_BESTLEN, ST_MAXDEPTH, ST_NODES, WON
+from canfield.solver.table_memory import zeroed
 
 
 def beam_applies(rules: np.ndarray) -> bool:
@@ -119,13 +120,14 @@ def beam_probe(
     width = beam_width(seconds, nodes, memory)
     table_bytes = max(memory - beam_bytes(width), 1 << 16)
     slots = beam_table_slots(seconds, nodes, width, table_bytes, kw)
-    keys = np.zeros((slots, kw), np.uint64)
-    used = np.zeros(slots, np.bool_)
+    # on table memory: a beam's arrays are as large as a table, made and dropped each solve
+    keys = zeroed((slots, kw), np.uint64)
+    used = zeroed(slots, np.bool_)
     room = int(slots * config.MAX_LOAD) - 1
-    layer = np.zeros((width, core.STATE_LEN), np.uint64)
-    nxt = np.zeros_like(layer)
-    parent = np.zeros((config.BEAM_DEPTH, width), np.int64)
-    macs = np.zeros_like(parent)
+    layer = zeroed((width, core.STATE_LEN), np.uint64)
+    nxt = zeroed(layer.shape, layer.dtype)
+    parent = zeroed((config.BEAM_DEPTH, width), np.int64)
+    macs = zeroed(parent.shape, parent.dtype)
     at = np.zeros(AT_LEN, np.int64)
     total = np.zeros(N_STATS, np.int64)
     best, best_line = -1, []

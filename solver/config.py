@@ -47,6 +47,9 @@ FAST_GROW_BELOW = 1 << 22
 #: its size instead of fresh pages, whose first touch cost a 10 s solve
 #: 0.5-0.8 s here. Buffers above half of it are never kept; 0 keeps none.
 TABLE_KEEP_BYTES = min(1 << 29, QUARTER_RAM // 2)
+#: Smaller tables are not kept: the C heap gives small blocks back without
+#: new pages, and the kept list stays short.
+TABLE_KEEP_MIN_BYTES = 1 << 20
 #: The table is "full" past this load factor (open addressing with linear probing).
 MAX_LOAD = 0.85
 #: A table full at its most memory forgets entries the search has not met

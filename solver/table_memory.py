@@ -48,7 +48,9 @@ def zeroed_words(n: int) -> np.ndarray:
     A new buffer is kept if, after letting idle buffers go (largest first),
     the kept buffers stay within ``config.TABLE_KEEP_BYTES``; a buffer
     larger than half of it is never kept (a long solve's gigabyte tables
-    would stay resident after it ends).
+    would stay resident after it ends), nor one below
+    ``config.TABLE_KEEP_MIN_BYTES`` (small blocks come back from the C
+    heap without new pages anyway).
 
     Parameters
     ----------
@@ -63,7 +65,7 @@ def zeroed_words(n: int) -> np.ndarray:
     """
     most = config.TABLE_KEEP_BYTES
     nbytes = 4 * n
-    if nbytes > most // 2:
+    if nbytes > most // 2 or nbytes < config.TABLE_KEEP_MIN_BYTES:
         return np.zeros(n, np.uint32)
     with _lock:
         fit = -1
@@ -88,6 +90,31 @@ def zeroed_words(n: int) -> np.ndarray:
         if total + nbytes <= most:
             _kept.append(words)
         return words
+
+
+def zeroed(shape: int | tuple[int, ...], dtype: type | np.dtype) -> np.ndarray:
+    """A zeroed C-ordered array of ``shape`` and ``dtype`` on table memory
+    (:func:`zeroed_words`): for the other large arrays a solve makes and
+    drops (the two-pack table, the beam's layers and its table).
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The array's shape.
+    dtype : numpy dtype
+        Its element type.
+
+    Returns
+    -------
+    ndarray
+        Zeros, on a view of a kept buffer when one was idle.
+    """
+    dt = np.dtype(dtype)
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    count = int(np.prod(dims, dtype=np.int64))
+    # whole 64-bit words, so that any element type's view of them is aligned
+    words = zeroed_words(2 * -(-count * dt.itemsize // 8))
+    return words.view(dt)[:count].reshape(dims)
 
 
 def kept_bytes() -> tuple[int, int]:

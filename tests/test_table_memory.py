@@ -15,8 +15,10 @@ from canfield.solver.table import new_table
 
 @pytest.fixture(autouse=True)
 def _fresh_pool(monkeypatch):
-    """Each test starts with nothing kept; what it keeps goes with it."""
+    """Each test starts with nothing kept, keeps tables of any size, and
+    what it keeps goes with it."""
     monkeypatch.setattr(table_memory, "_kept", [])
+    monkeypatch.setattr(config, "TABLE_KEEP_MIN_BYTES", 0)
 
 
 def test_a_kept_buffer_is_reused_only_when_idle_and_comes_back_empty():
@@ -66,32 +68,79 @@ def test_the_kept_bytes_stay_within_their_bound(monkeypatch):
     del too_big, more, none, made
 
 
+class _Counted:
+    """Stands in for ``zeroed_words`` and counts the calls that return a
+    buffer kept before the call."""
+
+    def __init__(self) -> None:
+        self.make = table_memory.zeroed_words
+        self.made = self.reused = 0
+
+    def __call__(self, n: int) -> np.ndarray:
+        # addresses, not references: a reference would keep a buffer busy
+        before = {b.ctypes.data for b in table_memory._kept}
+        words = self.make(n)
+        self.made += 1
+        self.reused += words.ctypes.data in before
+        return words
+
+
+def _same_on_reused_memory(monkeypatch, run) -> _Counted:
+    """Solve with nothing kept (after a solve that compiles: a compile
+    inside a probe's share of the 600 s would stop it for time), then with
+    memory kept twice, the second time counted; the rows must match."""
+    monkeypatch.setattr(config, "TABLE_KEEP_BYTES", 0)
+    run()
+    fresh = run()
+    monkeypatch.setattr(config, "TABLE_KEEP_BYTES", 256 << 20)
+    run()  # leaves the buffers it wrote kept
+    counted = _Counted()
+    monkeypatch.setattr(table_memory, "zeroed_words", counted)
+    monkeypatch.setattr(table, "zeroed_words", counted)
+    assert run() == fresh
+    return counted
+
+
 def test_a_solve_on_reused_memory_is_the_same_search(monkeypatch):
     """Strict deal 6 at 600,000 positions with the probes: the full search
     and each narrowed probe make a table. Solved again, every one of them
     lands on a buffer the first solve wrote; the rows match a solve that
     keeps no memory. The test counts the tables made on reused buffers."""
-    made, reused = 0, 0
-    make = table.zeroed_words
-
-    def counting(n):
-        nonlocal made, reused
-        # addresses, not references: a reference would keep a buffer busy
-        before = {b.ctypes.data for b in table_memory._kept}
-        words = make(n)
-        made += 1
-        reused += words.ctypes.data in before
-        return words
 
     def run():
         r = Solver(memory=64 << 20).solve_deal(6, "strict", seconds=600, nodes=600_000)
         return (r.result, r.banked, r.nodes, r.children, r.cut, r.dominated, r.best_line)
 
-    monkeypatch.setattr(config, "TABLE_KEEP_BYTES", 0)
-    fresh = run()
-    monkeypatch.setattr(config, "TABLE_KEEP_BYTES", 256 << 20)
-    run()  # leaves the buffers it wrote kept
-    monkeypatch.setattr(table, "zeroed_words", counting)
-    again = run()
-    assert again == fresh
-    assert made >= 3 and reused == made, f"{reused} of {made} tables on reused memory"
+    c = _same_on_reused_memory(monkeypatch, run)
+    assert c.made >= 3 and c.reused == c.made, f"{c.reused} of {c.made} tables on reused memory"
+
+
+def test_any_element_type_comes_zeroed_and_aligned_on_kept_memory():
+    first = table_memory.zeroed((300, 9), np.uint64)
+    first[:] = 5
+    del first
+    for shape, dtype in (((300, 9), np.uint64), (12_000, np.bool_), ((2, 1300), np.int64)):
+        a = table_memory.zeroed(shape, dtype)
+        assert a.shape == (shape if isinstance(shape, tuple) else (shape,))
+        assert a.dtype == dtype and a.flags["C_CONTIGUOUS"] and a.flags["ALIGNED"]
+        assert not a.any()
+        del a
+    assert len(table_memory._kept) == 1  # each of them took the one buffer
+
+
+@pytest.mark.parametrize(
+    ("profile", "deal", "nodes"),
+    [("double", 3, 30_000), ("rainbow", 12, 200_000)],
+)
+def test_the_beam_and_two_packs_search_the_same_on_reused_memory(monkeypatch, profile, deal, nodes):
+    """The two-pack table and the beam probe's arrays are made on kept
+    memory too (``table_memory.zeroed``): solved after a solve that left
+    them written, the rows are those of a solve that keeps nothing, and the
+    test counts the arrays made on reused buffers."""
+
+    def run():
+        r = Solver(memory=64 << 20).solve_deal(deal, profile, seconds=600, nodes=nodes)
+        return (r.result, r.banked, r.nodes, r.children, r.stage, r.best_line)
+
+    c = _same_on_reused_memory(monkeypatch, run)
+    assert c.reused >= 3, f"{c.reused} of {c.made} arrays on reused memory"
