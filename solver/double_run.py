@@ -46,7 +46,6 @@ from canfield.solver.stats import (
     TOO_DEEP,
     WON,
 )
-from canfield.solver.table_memory import zeroed
 
 #: Macro moves one level of the stack has room for.
 LEVEL_MOVES = 1024
@@ -96,8 +95,8 @@ def _work_arrays(nodes: int | None, memory: int) -> tuple[np.ndarray, ...]:
     buffers (moves, stock pointers seen)."""
     slots = _start_slots(nodes, memory)
     return (
-        zeroed((slots, core_double.KEY_WORDS), np.uint64),
-        zeroed(slots, np.bool_),
+        np.zeros((slots, core_double.KEY_WORDS), np.uint64),
+        np.zeros(slots, np.bool_),
         np.zeros(N_STATS, np.int64),
         np.empty(core.MAX_MOVES, np.int64),
         np.zeros(core_double.MAX_STOCK + 1, np.bool_),
@@ -108,8 +107,8 @@ def _timed_grown(keys: np.ndarray, used: np.ndarray) -> tuple[np.ndarray, np.nda
     """The table rehashed into twice the slots, and the seconds a new slot
     took: what predicts the next rehash (twice as large) under a time budget."""
     started = time.perf_counter()
-    new_keys = zeroed((2 * keys.shape[0], core_double.KEY_WORDS), np.uint64)
-    new_used = zeroed(2 * keys.shape[0], np.bool_)
+    new_keys = np.zeros((2 * keys.shape[0], core_double.KEY_WORDS), np.uint64)
+    new_used = np.zeros(2 * keys.shape[0], np.bool_)
     tt_rehash(keys, used, new_keys, new_used)
     return new_keys, new_used, (time.perf_counter() - started) / new_used.shape[0]
 
@@ -288,10 +287,10 @@ def beam_probe(
     rows = cap if adapt else width
     table_memory = memory - beam_bytes(rows)
     keys, used, stats, buf, seen = _work_arrays(nodes, table_memory)
-    layer = zeroed((rows, core_double.STATE_LEN), np.uint64)
-    nxt = zeroed(layer.shape, layer.dtype)
-    parent = zeroed((config.DOUBLE_BEAM_DEPTH, layer.shape[0]), np.int64)
-    macs = zeroed(parent.shape, parent.dtype)
+    layer = np.zeros((rows, core_double.STATE_LEN), np.uint64)
+    nxt = np.zeros_like(layer)
+    parent = np.zeros((config.DOUBLE_BEAM_DEPTH, layer.shape[0]), np.int64)
+    macs = np.zeros_like(parent)
     at = np.zeros(AT_LEN, np.int64)
     weights = np.array(config.DOUBLE_BEAM_WEIGHTS if weights is None else weights, np.int64)
     won = beam_start(position.state, g.rules, layer, keys, used, at, stats)

@@ -95,7 +95,10 @@ def zeroed_words(n: int) -> np.ndarray:
 def zeroed(shape: int | tuple[int, ...], dtype: type | np.dtype) -> np.ndarray:
     """A zeroed C-ordered array of ``shape`` and ``dtype`` on table memory
     (:func:`zeroed_words`): for the other large arrays a solve makes and
-    drops (the two-pack table, the beam's layers and its table).
+    drops (the one-pack beam's layers and its table). The two-pack search
+    does not use it: its beam's width follows the rate it measures, which
+    was tuned on fresh pages (``docs/solver.md``, *Table memory kept for
+    reuse*).
 
     Parameters
     ----------
