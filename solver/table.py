@@ -39,7 +39,7 @@ from canfield.solver.atomics import cas_u32, load_acquire_u32, or_u32, store_rel
 from canfield.solver.macros import PTR_MASK, PTR_SHIFT
 from canfield.solver.pruning import dominators
 from canfield.solver.stats import ST_DOMINATED, ST_ENTRIES, ST_EVICTED, ST_SLOT
-from canfield.solver.table_memory import zeroed_words
+from canfield.solver.table_memory import zeroed
 
 #: Bits of a slot's first word holding the waste pointer plus one.
 PTR_FIELD = 6
@@ -82,8 +82,7 @@ def new_table(cap: int, kw: int) -> np.ndarray:
     can (:mod:`solver.table_memory`)."""
     if not 0 < cap <= 1 << 32:
         raise ValueError(f"a table has 1 to 2**32 slots, not {cap}")
-    sw = slot_words(kw)
-    return zeroed_words(cap * sw).reshape(cap, sw)
+    return zeroed((cap, slot_words(kw)), np.uint32)
 
 
 @njit(cache=True)

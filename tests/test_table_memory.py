@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from canfield.solver import config, table, table_memory
+from canfield.solver import config, table_memory
 from canfield.solver.search import Solver
 from canfield.solver.table import new_table
 
@@ -96,7 +96,6 @@ def _same_on_reused_memory(monkeypatch, run) -> _Counted:
     run()  # leaves the buffers it wrote kept
     counted = _Counted()
     monkeypatch.setattr(table_memory, "zeroed_words", counted)
-    monkeypatch.setattr(table, "zeroed_words", counted)
     assert run() == fresh
     return counted
 
