@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -138,3 +139,31 @@ def test_the_warm_up_loads_the_eviction_kernel_as_a_search_calls_it():
     )
     out = _fresh(code)
     assert out.split() == ["1", "1", "True"], out
+
+
+def test_a_solve_warms_up_its_kernels_once_before_its_clock(monkeypatch):
+    # An API caller (a notebook) need not call warm_up: a cold cache made
+    # the first solve compile inside its budget and come back unknown. The
+    # warm-up is slowed here by a second; the solve's own seconds must not
+    # hold it, and each kind of kernels warms up once a process.
+    from canfield.solver import search
+
+    calls = []
+    real = search.warm_up
+
+    def slow(strategy="dfs", packs=1, beam=False):
+        calls.append((strategy, packs))
+        time.sleep(1.0)
+        return real(strategy, packs, beam)
+
+    monkeypatch.setattr(search, "_warm_here", set())
+    monkeypatch.setattr(search, "warm_up", slow)
+    first = solve_deal(0, "strict", seconds=600, nodes=20_000)
+    solve_deal(1, "hevagames", seconds=600, nodes=20_000)
+    solve_deal(2, "strict", seconds=600, nodes=20_000, strategy="shared", threads=2)
+    two = solve_deal(3, "double", seconds=600, nodes=2_000, memory=1 << 24)
+    solve_deal(4, "double", seconds=600, nodes=2_000, memory=1 << 24)
+    # the shared search's threads run the depth-first kernels; two packs their own
+    assert calls == [("dfs", 1), ("dfs", 2)], calls
+    assert first.seconds < 1.0 and two.seconds < 1.0, (first.seconds, two.seconds)
+    assert search._warm_here == {("dfs", 1), ("dfs", 2)}
