@@ -169,9 +169,7 @@ def nodes_in_time(t0: float, seconds: float, done: int, chunk: int) -> int:
     return max(min(config.MIN_CHUNK_NODES, chunk), min(chunk, fits))
 
 
-def rehash_in_time(
-    t0: float, seconds: float, rate: float, new_slots: int, slot_bytes: int, warm: bool = False
-) -> bool:
+def rehash_in_time(t0: float, seconds: float, rate: float, new_slots: int, slot_bytes: int) -> bool:
     """Whether a rehash into a table of ``new_slots`` slots of ``slot_bytes``
     each ends before the time limit ``seconds`` after ``t0``: a large table
     takes seconds, and a search that grows it just before the deadline
@@ -183,12 +181,9 @@ def rehash_in_time(
     of memory the process already holds, while a large one is fresh memory
     whose every page faults in when first written, so the last rehash's rate
     can under-predict the next one many times over (``docs/solver.md``,
-    "Keeping to a time budget"). A ``warm`` table, one that lands on memory
-    the process kept from an earlier table (``solver.table_memory.reusable``),
-    faults in no page, and its floor is ``config.REHASH_WARM_SECONDS_PER_BYTE``.
+    "Keeping to a time budget").
     """
-    floor = config.REHASH_WARM_SECONDS_PER_BYTE if warm else config.REHASH_SECONDS_PER_BYTE
-    per_slot = max(rate, slot_bytes * floor)
+    per_slot = max(rate, slot_bytes * config.REHASH_SECONDS_PER_BYTE)
     return _ends_in_time(t0, seconds, new_slots * per_slot)
 
 

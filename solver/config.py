@@ -20,10 +20,6 @@ CHUNK_NODES = 50_000
 #: memory here (a 384 MiB two-pack table 2.5 s, a 160 MiB one-pack table
 #: 1.6 s), where the last rehash's rate had predicted a tenth of it.
 REHASH_SECONDS_PER_BYTE = 1e-8
-#: The same floor for a table that lands on kept memory (``TABLE_KEEP_BYTES``):
-#: no page faults in, and a rehash into it was measured at 0.4-0.75 ns a byte
-#: (20-160 MiB tables of strict 10 s solves), taken at about three times that.
-REHASH_WARM_SECONDS_PER_BYTE = 2e-9
 #: When the clock refuses a rehash, a search that may evict forgets entries
 #: instead (``solver.table.tt_evict``) and goes on, if the eviction, priced at
 #: this many seconds a byte of the table, ends before the deadline: two

@@ -42,7 +42,6 @@ from canfield.solver.stats import (
     WON,
 )
 from canfield.solver.table import grown, new_table, slot_bytes, tt_evict
-from canfield.solver.table_memory import reusable
 
 #: Counters that add up across the runs of one solve.
 SUMMED = (ST_NODES, ST_CHILDREN, ST_CUT, ST_PRUNED, ST_DEAD, ST_HOMED, ST_HELPED, ST_EVICTED)
@@ -270,10 +269,7 @@ class DfsRun:
                 code = RUNNING
             if code == TABLE_FULL:
                 new_cap = grown_cap(self.cap, max_cap) if self.cap < max_cap else 0
-                warm = new_cap and reusable(new_cap * self.entry)
-                if new_cap and rehash_in_time(
-                    t0, seconds, self.rehash_rate, new_cap, self.entry, warm
-                ):
+                if new_cap and rehash_in_time(t0, seconds, self.rehash_rate, new_cap, self.entry):
                     self.table, self.rehash_rate = grown(self.table, new_cap, self.kw)
                     self.cap = new_cap
                     self.peak_bytes = max(self.peak_bytes, self.table_bytes)

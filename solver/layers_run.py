@@ -18,7 +18,6 @@ from canfield.solver.dfs_run import SUMMED, Run, next_chunk, verdict
 from canfield.solver.macros import SolverBug
 from canfield.solver.stats import EXHAUSTED, N_STATS, RUNNING, ST_BEST, ST_DOMINATED, WON
 from canfield.solver.table import grown, new_table, slot_bytes
-from canfield.solver.table_memory import reusable
 
 
 class LayerMemory:
@@ -73,8 +72,7 @@ class LayerMemory:
             return "memory"
         if need < 3:
             new_slots = 2 * old.shape[0]
-            warm = reusable(new_slots * self.entry)
-            if not rehash_in_time(t0, seconds, self.rehash_rate, new_slots, self.entry, warm):
+            if not rehash_in_time(t0, seconds, self.rehash_rate, new_slots, self.entry):
                 return "time"
             self.tables[need], self.rehash_rate = grown(old, new_slots, self.kw)
         elif need < 6:

@@ -67,7 +67,6 @@ from canfield.solver.stats import (
     WON,
 )
 from canfield.solver.table import key_buffer, new_table, slot_bytes, tt_rehash, tt_slot
-from canfield.solver.table_memory import reusable
 
 #: Seconds the threads search between two looks at them (a win, a full table).
 SLICE_SECONDS = 0.1
@@ -205,8 +204,7 @@ def search_shared(
             if runs[0].cap >= max_cap:
                 break  # each full thread says "memory"
             new_cap = grown_cap(runs[0].cap, max_cap)
-            warm = reusable(new_cap * runs[0].entry)
-            if not rehash_in_time(t0, seconds, rate, new_cap, runs[0].entry, warm):
+            if not rehash_in_time(t0, seconds, rate, new_cap, runs[0].entry):
                 for r in runs:
                     if r.reason == "memory":
                         r.reason = "time"  # a rehash that would end past the deadline

@@ -41,39 +41,6 @@ def _idle(i: int) -> bool:
     return sys.getrefcount(_kept[i]) <= _IDLE_REFS
 
 
-def _fit(n: int) -> int:
-    """Index of the smallest idle kept buffer of ``n`` to ``2 n`` words, or -1
-    (the caller holds ``_lock``)."""
-    fit = -1
-    for i in range(len(_kept)):
-        size = _kept[i].shape[0]
-        if n <= size <= 2 * n and _idle(i) and (fit < 0 or size < _kept[fit].shape[0]):
-            fit = i
-    return fit
-
-
-def reusable(nbytes: int) -> bool:
-    """Whether a table of ``nbytes`` made now would land on kept memory
-    (already mapped), so that a time guard may price its rehash as a write
-    to memory rather than as fresh pages faulting in.
-
-    Parameters
-    ----------
-    nbytes : int
-        Bytes of the table (whole 32-bit words).
-
-    Returns
-    -------
-    bool
-        True when :func:`zeroed_words` would reuse an idle buffer.
-    """
-    n = 2 * -(-nbytes // 8)  # as :func:`zeroed` asks
-    if 4 * n > config.TABLE_KEEP_BYTES // 2 or 4 * n < config.TABLE_KEEP_MIN_BYTES:
-        return False
-    with _lock:
-        return _fit(n) >= 0
-
-
 def zeroed_words(n: int) -> np.ndarray:
     """``n`` zeroed 32-bit words for a table, from a kept idle buffer when
     one of ``n`` to ``2 n`` words exists.
@@ -101,7 +68,11 @@ def zeroed_words(n: int) -> np.ndarray:
     if nbytes > most // 2 or nbytes < config.TABLE_KEEP_MIN_BYTES:
         return np.zeros(n, np.uint32)
     with _lock:
-        fit = _fit(n)
+        fit = -1
+        for i in range(len(_kept)):
+            size = _kept[i].shape[0]
+            if n <= size <= 2 * n and _idle(i) and (fit < 0 or size < _kept[fit].shape[0]):
+                fit = i
         if fit >= 0:
             words = _kept[fit][:n]
             words.fill(0)

@@ -90,9 +90,7 @@ def test_a_rehash_that_would_pass_the_deadline_is_not_begun(monkeypatch):
 
     asked: list[float] = []
 
-    def every_other(
-        t0: float, seconds: float, rate: float, slots: int, slot_bytes: int, warm: bool = False
-    ) -> bool:
+    def every_other(t0: float, seconds: float, rate: float, slots: int, slot_bytes: int) -> bool:
         asked.append(rate * slots)
         return len(asked) % 2 == 0  # the first, third, ... rehash has no room
 
@@ -141,16 +139,6 @@ def test_a_large_rehash_counts_its_fresh_memory_even_when_the_last_one_was_quick
     assert rehash_in_time(now, 10.0, 0.0, big // slot, slot)
     high = 2.0 / (small // slot)
     assert not rehash_in_time(now - 8.5, 10.0, high, small // slot, slot)  # a measured rate counts
-    # on kept memory (no page faults in) the floor is lower: 160 MiB fits 1.5 s
-    warm_big = 160 << 20
-    assert (
-        warm_big * config.REHASH_WARM_SECONDS_PER_BYTE
-        < 1.0
-        < warm_big * config.REHASH_SECONDS_PER_BYTE
-    )
-    assert rehash_in_time(now - 8.5, 10.0, 0.0, warm_big // slot, slot, warm=True)
-    assert not rehash_in_time(now - 8.5, 10.0, 0.0, warm_big // slot, slot, warm=False)
-    assert not rehash_in_time(now - 8.5, 10.0, high, small // slot, slot, warm=True)
 
 
 def test_a_chunk_shrinks_to_what_the_time_left_holds():
@@ -194,7 +182,6 @@ def test_a_search_the_clock_will_not_let_grow_evicts_and_goes_on(monkeypatch):
     whole = _whole(pos).finish()
     budget = 600.0  # far more than the search takes
     monkeypatch.setattr(config, "REHASH_SECONDS_PER_BYTE", 1.0)
-    monkeypatch.setattr(config, "REHASH_WARM_SECONDS_PER_BYTE", 1.0)  # kept memory too
     small = 1 << 23  # 8 MiB: about 300,000 entries, short of the search
     run = DfsRun(pos, Path(), prune_mask(True), small, evict=True)
     first = run.table_bytes

@@ -219,9 +219,9 @@ def test_a_timed_layered_search_counts_its_rehash_by_the_new_tables_bytes(layers
     asked: list[int] = []
     guard = layers_run.rehash_in_time
 
-    def counted(t0, seconds, rate, new_slots, slot_bytes, warm=False):
+    def counted(t0, seconds, rate, new_slots, slot_bytes):
         asked.append(new_slots * slot_bytes)
-        return guard(t0, seconds, rate, new_slots, slot_bytes, warm)
+        return guard(t0, seconds, rate, new_slots, slot_bytes)
 
     monkeypatch.setattr(layers_run, "rehash_in_time", counted)
     pos = Position.from_deal(19, "strict")
@@ -231,7 +231,6 @@ def test_a_timed_layered_search_counts_its_rehash_by_the_new_tables_bytes(layers
     assert asked and min(asked) > 0  # the guard was asked, with the new table's bytes
     asked.clear()
     monkeypatch.setattr(config, "REHASH_SECONDS_PER_BYTE", 1.0)
-    monkeypatch.setattr(config, "REHASH_WARM_SECONDS_PER_BYTE", 1.0)  # kept memory too
     t0 = time.perf_counter()
     priced = Solver(1 << 26, strategy="layers").solve(pos, seconds=budget)
     assert (priced.result, priced.stop_reason) == ("unknown", "time")

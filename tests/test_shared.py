@@ -129,7 +129,7 @@ def test_a_rehash_that_would_end_past_the_deadline_is_not_begun(monkeypatch):
     full table, unknown for ``time``."""
     asked = []
 
-    def refuse(t0, seconds, rate, slots, slot_bytes, warm=False):
+    def refuse(t0, seconds, rate, slots, slot_bytes):
         asked.append(rate * slots)
         return False
 

@@ -5,16 +5,11 @@ is the same search as on fresh memory."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
-from canfield.engine.position import Position
 from canfield.solver import config, table_memory
-from canfield.solver.dfs_run import DfsRun, Path
-from canfield.solver.search import Solver, prune_mask
-from canfield.solver.stats import ST_NODES
+from canfield.solver.search import Solver
 from canfield.solver.table import new_table
 
 
@@ -71,65 +66,6 @@ def test_the_kept_bytes_stay_within_their_bound(monkeypatch):
     none = new_table(10, 5)
     assert table_memory.kept_bytes()[0] == 75_000
     del too_big, more, none, made
-
-
-def test_reusable_says_whether_a_table_would_land_on_kept_memory(monkeypatch):
-    """``reusable`` answers for exactly the tables ``new_table`` would put on
-    an idle kept buffer: none while the buffer backs a live table or slice,
-    none at more than twice the wanted size or outside the kept bounds."""
-    nbytes = 1000 * 28  # a 1000-slot build=rank table
-    assert not table_memory.reusable(nbytes)  # nothing kept yet
-    first = new_table(1000, 0)
-    assert not table_memory.reusable(nbytes)  # kept, but busy
-    left = first[3:5]
-    del first
-    assert not table_memory.reusable(nbytes)  # a slice keeps it busy
-    del left
-    assert table_memory.reusable(nbytes) and table_memory.reusable(600 * 28)
-    assert not table_memory.reusable(400 * 28)  # the buffer is over twice that
-    assert not table_memory.reusable(1100 * 28)  # too small
-    again = new_table(600, 0)  # lands where reusable said
-    assert np.shares_memory(again, table_memory._kept[0])
-    del again
-    monkeypatch.setattr(config, "TABLE_KEEP_BYTES", nbytes)  # over half the bound
-    assert not table_memory.reusable(nbytes)
-
-
-def test_a_growing_search_prices_its_rehash_as_warm_only_on_kept_memory(monkeypatch):
-    """The depth-first run tells the time guard when the next table lands on
-    kept memory: solved twice, the first solve's rehashes find nothing kept
-    of their size and the second's find every one kept (counted), and each
-    rehash the guard called warm did land on a kept buffer."""
-    import canfield.solver.dfs_run as dfs_run
-
-    calls: list[tuple[bool, int]] = []
-    guard = dfs_run.rehash_in_time
-
-    def spy(t0, seconds, rate, slots, slot_bytes, warm=False):
-        calls.append((bool(warm), slots * slot_bytes))
-        return guard(t0, seconds, rate, slots, slot_bytes, warm)
-
-    monkeypatch.setattr(dfs_run, "rehash_in_time", spy)
-    monkeypatch.setattr(config, "TABLE_KEEP_BYTES", 256 << 20)
-    counted = _Counted()
-    monkeypatch.setattr(table_memory, "zeroed_words", counted)
-
-    def run():
-        calls.clear()
-        counted.made = counted.reused = 0
-        # a run with no node budget to size its table for: it grows
-        memory = 64 << 20
-        dfs = DfsRun(Position.from_deal(6, "strict"), Path(), prune_mask(True), memory)
-        dfs.advance(time.perf_counter(), 600.0, 300_000, memory)
-        r = dfs.finish()
-        return r.result, int(dfs.stats[ST_NODES]), [w for w, _ in calls], counted.reused
-
-    first = run()
-    assert len(first[2]) >= 2 and not any(first[2])  # each size new
-    second = run()
-    assert first[:2] == second[:2]
-    assert len(second[2]) >= 2 and all(second[2])  # each size kept by the first solve
-    assert second[3] >= len(second[2])  # and each landed on a kept buffer
 
 
 class _Counted:
