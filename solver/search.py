@@ -226,10 +226,7 @@ class Solver:
         refusal = search_refusal(position.profile, self.strategy, self.turn)
         if refusal is not None:
             raise ValueError(refusal)
-        # kernels compiled inside the clock eat the budget: a cold cache made
-        # an API caller's first solve "unknown" that a warm one decides
-        if _warm_key(self.strategy, position.profile.packs) not in _warm_here:
-            warm_up(self.strategy, position.profile.packs)
+        _ensure_warm(self.strategy, position.profile.packs)  # before the clock starts
         if self.probes and self.strategy != "shared" and beam_profile(position.profile):
             warm_beam()  # the beam probe will run: compiled inside the clock it eats the budget
         t0 = time.perf_counter()
@@ -280,7 +277,7 @@ class Solver:
         """Search deal ``deal`` under ``profile`` within the budgets; a
         ``selective`` deal is its five base picks, each on a share of the
         budgets (:func:`solve_picks`)."""
-        return solve_picks(self.solve, deal, profile, seconds, nodes)
+        return solve_picks(self.solve, deal, profile, seconds, nodes, self.strategy)
 
     def _solve_double(
         self, position: Position, seconds: float, nodes: int | None, t0: float
@@ -486,6 +483,7 @@ def solve_deal(
         profile,
         seconds,
         nodes,
+        strategy,
     )
 
 
@@ -495,6 +493,7 @@ def solve_picks(
     profile: str | Profile | None,
     seconds: float,
     nodes: int | None,
+    strategy: str = "dfs",
 ) -> SolveResult:
     """Solve the dealt position with ``solve_one(position, seconds, nodes)``;
     for ``selective``, each of the five base picks in turn.
@@ -511,6 +510,12 @@ def solve_picks(
         return solve_one(Position.from_deal(deal, prof), seconds, nodes)
     # the five cards of the deal that may be picked as the base
     five = list(Position.from_deal(deal, "strict").game.deal[13:18])
+    # the five picks share one clock: a warm-up inside the first pick's
+    # solve would come out of the other picks' shares
+    refusal = search_refusal(prof, strategy)
+    if refusal is not None:
+        raise ValueError(refusal)  # before a warm-up that may take a minute
+    _ensure_warm(strategy, prof.packs)
     t0 = time.perf_counter()
     results = []
     for i, card in enumerate(five):
@@ -591,6 +596,15 @@ def warm_up(strategy: str = "dfs", packs: int = 1, beam: bool = False) -> float:
 #: The kernels this process has compiled or loaded (:func:`_warm_key`), so
 #: that :meth:`Solver.solve` warms up once a process, outside its clock.
 _warm_here: set[tuple[str, int]] = set()
+
+
+def _ensure_warm(strategy: str, packs: int) -> None:
+    """:func:`warm_up` for a solve of ``strategy`` over ``packs`` packs,
+    unless this process has done it (kernels compiled inside a solve's
+    clock eat its budget: a cold cache made an API caller's first solve
+    "unknown" that a warm one decides)."""
+    if _warm_key(strategy, packs) not in _warm_here:
+        warm_up(strategy, packs)
 
 
 def _warm_key(strategy: str, packs: int) -> tuple[str, int]:

@@ -158,6 +158,8 @@ def test_a_solve_warms_up_its_kernels_once_before_its_clock(monkeypatch):
 
     monkeypatch.setattr(search, "_warm_here", set())
     monkeypatch.setattr(search, "warm_up", slow)
+    # selective's five picks share one clock: the warm-up comes before it
+    picks = solve_deal(0, "selective", seconds=600, nodes=20_000)
     first = solve_deal(0, "strict", seconds=600, nodes=20_000)
     solve_deal(1, "hevagames", seconds=600, nodes=20_000)
     solve_deal(2, "strict", seconds=600, nodes=20_000, strategy="shared", threads=2)
@@ -165,5 +167,5 @@ def test_a_solve_warms_up_its_kernels_once_before_its_clock(monkeypatch):
     solve_deal(4, "double", seconds=600, nodes=2_000, memory=1 << 24)
     # the shared search's threads run the depth-first kernels; two packs their own
     assert calls == [("dfs", 1), ("dfs", 2)], calls
-    assert first.seconds < 1.0 and two.seconds < 1.0, (first.seconds, two.seconds)
+    assert max(picks.seconds, first.seconds, two.seconds) < 1.0, (picks, first, two)
     assert search._warm_here == {("dfs", 1), ("dfs", 2)}
