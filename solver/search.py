@@ -581,21 +581,22 @@ def warm_up(strategy: str = "dfs", packs: int = 1, beam: bool = False) -> float:
     (:func:`~canfield.engine.numba_cache.interrupts_deferred`).
     """
     t0 = time.perf_counter()
-    key = _warm_key(strategy, packs)
+    tag = _warm_tag(strategy, packs)
     # marked first: the solves below must not warm up again
-    _warm_here.add(key)
+    _warm_here.add(tag)
     try:
         _warm_kernels(strategy, packs, beam)
     except BaseException:
-        _warm_here.discard(key)
+        _warm_here.discard(tag)
         raise
-    mark_warm(_warm_tag(strategy, packs))
+    mark_warm(tag)
     return time.perf_counter() - t0
 
 
-#: The kernels this process has compiled or loaded (:func:`_warm_key`), so
-#: that :meth:`Solver.solve` warms up once a process, outside its clock.
-_warm_here: set[tuple[str, int]] = set()
+#: The kernels this process has compiled or loaded, by the tags the numba
+#: cache's marks use (:func:`_warm_tag`, ``BEAM_TAG``), so that
+#: :meth:`Solver.solve` warms up once a process, outside its clock.
+_warm_here: set[str] = set()
 
 
 def _ensure_warm(strategy: str, packs: int) -> None:
@@ -603,17 +604,8 @@ def _ensure_warm(strategy: str, packs: int) -> None:
     unless this process has done it (kernels compiled inside a solve's
     clock eat its budget: a cold cache made an API caller's first solve
     "unknown" that a warm one decides)."""
-    if _warm_key(strategy, packs) not in _warm_here:
+    if _warm_tag(strategy, packs) not in _warm_here:
         warm_up(strategy, packs)
-
-
-def _warm_key(strategy: str, packs: int) -> tuple[str, int]:
-    """Which kernels a solve of ``strategy`` over ``packs`` packs runs: two
-    packs are searched depth-first whatever the strategy, and the shared
-    search's threads run the depth-first kernels."""
-    if packs == 2:
-        return "dfs", 2
-    return ("dfs" if strategy == "shared" else strategy), 1
 
 
 def _warm_kernels(strategy: str, packs: int, beam: bool) -> None:
@@ -634,8 +626,7 @@ def _warm_kernels(strategy: str, packs: int, beam: bool) -> None:
             grown(new_table(4, kw), 8, kw)
             pos = two_move_position("strict")
             warm_evict(pos)  # the clock's refusal of a rehash evicts instead
-            # the shared search's threads run the depth-first kernels
-            kernels = "dfs" if strategy == "shared" else strategy
+            kernels = _kernels(strategy)
             Solver(memory=1 << 20, strategy=kernels).solve(pos, seconds=60)
             if beam:
                 warm_beam()
@@ -645,9 +636,6 @@ def _warm_kernels(strategy: str, packs: int, beam: bool) -> None:
                 Solver(memory=1 << 22, strategy="layers", probes=False).solve(
                     deal, seconds=600, nodes=config.WARM_UP_LAYERS_NODES
                 )
-
-
-_beam_warm = False
 
 
 def warm_beam() -> None:
@@ -660,15 +648,14 @@ def warm_beam() -> None:
     a few positions of rainbow deal 0 (the probe runs after the full
     search's first slice, so it is called directly).
     """
-    global _beam_warm
-    if _beam_warm:
+    if BEAM_TAG in _warm_here:
         return
     with interrupts_deferred():
         rainbow = Position.from_deal(0, "rainbow")
         beam_probe(rainbow, time.perf_counter(), 60.0, config.WARM_UP_BEAM_NODES, 1 << 24,
                    prune_mask(True))  # fmt: skip
     mark_warm(BEAM_TAG)
-    _beam_warm = True
+    _warm_here.add(BEAM_TAG)
 
 
 def is_compiled(strategy: str = "dfs", packs: int = 1, beam: bool = False) -> bool:
@@ -682,5 +669,13 @@ def is_compiled(strategy: str = "dfs", packs: int = 1, beam: bool = False) -> bo
 BEAM_TAG = "solve-beam"
 
 
+def _kernels(strategy: str) -> str:
+    """The one-pack strategy whose kernels ``strategy`` runs: the shared
+    search's threads run the depth-first ones."""
+    return "dfs" if strategy == "shared" else strategy
+
+
 def _warm_tag(strategy: str, packs: int = 1) -> str:
-    return "solve-double" if packs == 2 else f"solve-{strategy}"
+    """What a warm-up of ``strategy`` over ``packs`` packs is recorded as:
+    two packs are searched depth-first whatever the strategy."""
+    return "solve-double" if packs == 2 else f"solve-{_kernels(strategy)}"

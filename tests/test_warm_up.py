@@ -59,12 +59,12 @@ def test_the_beam_is_compiled_only_for_the_profiles_that_run_it():
         "from canfield.solver import search\n"
         "from canfield.solver.beam import beam\n"
         "search.warm_up('dfs', 1)\n"
-        "print(len(beam.signatures), search._beam_warm)\n"
+        "print(len(beam.signatures), search.BEAM_TAG in search._warm_here)\n"
         "search.solve_deal(0, 'strict', seconds=30, nodes=20_000)\n"
         "search.solve_deal(RAINBOW, 'rainbow', seconds=30, nodes=2_000, probes=False)\n"
-        "print(len(beam.signatures), search._beam_warm)\n"
+        "print(len(beam.signatures), search.BEAM_TAG in search._warm_here)\n"
         "r = search.solve_deal(RAINBOW, 'rainbow', seconds=600, nodes=20_000, memory=1 << 24)\n"
-        "print(len(beam.signatures), search._beam_warm, r.stage)\n"
+        "print(len(beam.signatures), search.BEAM_TAG in search._warm_here, r.stage)\n"
     ).replace("RAINBOW", str(RAINBOW_BEAM_WIN))
     after_warm_up, after_strict, after_rainbow = _fresh(code).splitlines()[:3]
     # strict never runs the beam, nor does a solve without probes
@@ -168,4 +168,4 @@ def test_a_solve_warms_up_its_kernels_once_before_its_clock(monkeypatch):
     # the shared search's threads run the depth-first kernels; two packs their own
     assert calls == [("dfs", 1), ("dfs", 2)], calls
     assert max(picks.seconds, first.seconds, two.seconds) < 1.0, (picks, first, two)
-    assert search._warm_here == {("dfs", 1), ("dfs", 2)}
+    assert search._warm_here == {"solve-dfs", "solve-double"}
