@@ -110,7 +110,7 @@ class RunCount:
         return f"run {self.run} escalation: {stages} (unfinished)"
 
 
-def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
+def load_runs(paths: Iterable[str | os.PathLike], pool: bool = False) -> pd.DataFrame:
     """Load run folders into one frame with ``run`` and ``label`` columns.
 
     ``run`` is the folder's name, or as much of its path as tells it from
@@ -118,11 +118,25 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     :class:`RunCount` per folder, so a report can say which runs (or their
     escalations) are unfinished.
 
+    Parameters
+    ----------
+    paths : iterable of str or path
+        The run folders.
+    pool : bool
+        Label a profile held by several runs with the profile alone, so
+        every table counts their deals as one sample (say, deals 0-599 of one
+        ladder and 600-999 of another). The runs must hold different deals,
+        and none may have sampled its unknown rows (a subsample or a residue
+        sample): a sample of one run's hard deals is not a sample of the
+        pooled ones.
+
     Raises
     ------
     SweepError
         If a path is missing or a file, a folder is given twice (under any
-        spelling), is not a run folder or holds a damaged part.
+        spelling), is not a run folder or holds a damaged part; with
+        ``pool``, if two runs hold a deal of one profile, or a pooled run
+        sampled its unknowns.
     """
     frames = []
     counts = []
@@ -165,6 +179,10 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     df["_base"] = base
     runs_per_label = df.groupby("_base")["run"].nunique()
     shared = set(runs_per_label[runs_per_label > 1].index)
+    if pool:
+        for b in shared:
+            _check_poolable(df[df["_base"] == b], b)
+        shared = set()
     df["label"] = [
         f"{b}@{r}" if b in shared else b for b, r in zip(base, df["run"].tolist(), strict=True)
     ]
@@ -175,6 +193,27 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     labels = dict(zip(zip(runs, profiles, strict=True), df["label"].tolist(), strict=True))
     df.attrs["escalation"] = [e | {"label": labels[e["run"], e["profile"]]} for e in escalation]
     return df
+
+
+def _check_poolable(g: pd.DataFrame, label: str) -> None:
+    """Refuse to pool the runs of ``g`` (one label's rows) into one sample
+    when they share a deal or one of them sampled its unknown rows."""
+    seen = g.groupby("deal")["run"].unique()
+    twice = seen[seen.map(len) > 1]
+    if len(twice):
+        deal, runs = int(twice.index[0]), list(twice.iloc[0])
+        raise SweepError(
+            f"--pool: deal {deal} of {label} is in runs {runs[0]} and {runs[1]};"
+            " pooled runs must hold different deals"
+        )
+    for column in ("in_subsample", "in_residue_sample"):
+        if column in g:
+            sampled = g.loc[g[column].fillna(False).astype(bool), "run"]
+            if len(sampled):
+                raise SweepError(
+                    f"--pool: run {sampled.iloc[0]} sampled its unknown {label} rows;"
+                    " a sample of one run's hard deals is not a sample of the pooled ones"
+                )
 
 
 def _run_names(paths: Sequence[str]) -> list[str]:

@@ -280,3 +280,36 @@ def test_text_fits_the_width(df):
         assert cell in narrow
     summary = narrow.split("Paired comparison")[0]
     assert summary.count("hevagames") >= 3
+
+
+def shifted_run(path: Path, start: int) -> Path:
+    """A strict run over deals ``start`` .. ``start + 9`` with RESULTS' verdicts."""
+    rows = [r | {"deal": r["deal"] + start} for r in make_rows(("strict",))]
+    folder = RunFolder(path)
+    folder.init(SweepSpec(("strict",), start, start + 10, None, 1000, 1 << 24))
+    folder.write_part(0, rows)
+    return path
+
+
+def test_pool_counts_runs_of_different_deals_as_one_sample(tmp_path):
+    runs = [shifted_run(tmp_path / "low", 0), shifted_run(tmp_path / "high", 10)]
+    assert set(load_runs(runs)["label"]) == {"strict@low", "strict@high"}
+    pooled = load_runs(runs, pool=True)
+    assert set(pooled["label"]) == {"strict"}
+    row = summary_table(pooled).set_index("profile").loc["strict"]
+    assert (row["deals"], row["won"], row["lost"], row["unknown"]) == (20, 12, 4, 4)
+    lo, hi = wilson(12, 16)
+    assert math.isclose(row["win_lo"], 100 * lo) and math.isclose(row["win_hi"], 100 * hi)
+    result = CliRunner().invoke(report_cmd, [str(r) for r in runs] + ["--pool"])
+    assert result.exit_code == 0, result.output
+    assert "strict@" not in result.output
+
+
+def test_pool_refuses_a_deal_held_by_two_runs(tmp_path):
+    runs = [str(shifted_run(tmp_path / "a", 0)), str(shifted_run(tmp_path / "b", 5))]
+    assert len(load_runs(runs)) == 20  # without --pool the two are reported side by side
+    result = CliRunner().invoke(report_cmd, [*runs, "--pool"])
+    assert result.exit_code != 0
+    assert result.output.strip().splitlines() == [
+        "error: --pool: deal 5 of strict is in runs a and b; pooled runs must hold different deals"
+    ]

@@ -394,3 +394,18 @@ def test_the_true_share_plot_of_an_unfinished_subsample_shows_bounds_only(run):
     ax = plot_true_share(load_runs([run])).axes[0]
     assert len(ax.patches) == 1 and not ax.collections
     assert not [line for line in ax.lines if line.get_marker() == "_"]
+
+
+def test_pool_refuses_a_run_that_sampled_its_unknowns(run, tmp_path):
+    # a second strict run over deals 20-29: different deals, no escalation
+    other = tmp_path / "other"
+    folder = RunFolder(other)
+    folder.init(SweepSpec(("strict",), 20, 30, None, 1000, 1 << 24))
+    folder.write_part(0, [row(d, "won", 52, 1000) for d in range(20, 30)])
+    assert set(load_runs([run, other])["label"]) == {"strict@esc", "strict@other"}
+    result = CliRunner().invoke(report_cmd, [str(run), str(other), "--pool"])
+    assert result.exit_code != 0
+    assert result.output.strip().splitlines() == [
+        "error: --pool: run esc sampled its unknown strict rows;"
+        " a sample of one run's hard deals is not a sample of the pooled ones"
+    ]

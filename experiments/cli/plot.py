@@ -14,12 +14,19 @@ from canfield.experiments.sweep import SweepError
 
 #: The RUNS argument of ``plot`` and ``report``: one or more run folders.
 runs_argument = click.argument("runs", nargs=-1, required=True, type=click.Path())
+#: The --pool option of ``plot`` and ``report``.
+pool_option = click.option(
+    "--pool",
+    is_flag=True,
+    help="Count runs of one profile over different deals as one sample "
+    "(no run may have sampled its unknowns).",
+)
 
 
-def load(runs: tuple[str, ...]) -> pd.DataFrame:
+def load(runs: tuple[str, ...], pool: bool = False) -> pd.DataFrame:
     """The rows of the run folders ``runs``; a bad folder is a user error."""
     try:
-        return load_runs(runs)
+        return load_runs(runs, pool)
     except SweepError as exc:
         fail(str(exc))
 
@@ -44,8 +51,9 @@ def write(df: pd.DataFrame, out_dir: str) -> None:
     type=click.Path(file_okay=False),
     help="Folder for the PNG and SVG files.",
 )
-def plot_cmd(runs: tuple[str, ...], out_dir: str) -> None:
+@pool_option
+def plot_cmd(runs: tuple[str, ...], out_dir: str, pool: bool) -> None:
     """Plots (PNG and SVG) for one or more run folders."""
-    df = load(runs)
+    df = load(runs, pool)
     writable_dir(out_dir, "--out")
     write(df, out_dir)

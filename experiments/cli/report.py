@@ -32,16 +32,19 @@ from canfield.experiments.report import build_report
     is_flag=True,
     help="Print each table whole, not cut into column groups to fit the terminal.",
 )
+@plot.pool_option
 def report_cmd(
-    runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None, wide: bool
+    runs: tuple[str, ...], out_dir: str | None, plots_dir: str | None, wide: bool, pool: bool
 ) -> None:
     """Win-rate tables for one or more run folders.
 
     A run folder with fewer rows than its run.json asks for is reported as
     unfinished, with a warning on stderr; so is one whose escalation stopped
     before a rung (or sample) tried all its rows. Give each folder once.
+    With --pool, runs of one profile over different deals (say deals 0-599
+    in one folder and 600-999 in another) are counted as one sample.
     """
-    df = plot.load(runs)
+    df = plot.load(runs, pool)
     # check every output before the tables are printed: nothing half done
     for option, folder in (("--out", out_dir), ("--plots", plots_dir)):
         if folder:
