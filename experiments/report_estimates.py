@@ -348,9 +348,14 @@ def escalation_display(t: pd.DataFrame) -> pd.DataFrame:
     """The escalation table, formatted."""
     if t.empty:
         return t
+    # a label pooled from several runs (report --pool) names the run of each stage
+    pooled = t.groupby("label")["run"].transform("nunique") > 1
     return pd.DataFrame(
         {
-            "profile": t["label"],
+            "profile": [
+                f"{label} ({run})" if p else label
+                for label, run, p in zip(t["label"], t["run"], pooled, strict=True)
+            ],
             "stage": t["stage"],
             "budget": t["budget"],
             "rows attempted": t["rows"],

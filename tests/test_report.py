@@ -19,6 +19,7 @@ from canfield.experiments.report import (
     summary_table,
     to_markdown,
 )
+from canfield.experiments.report_estimates import escalation_display
 from canfield.experiments.stats import wilson
 from canfield.experiments.sweep import RunFolder, SweepSpec
 
@@ -303,6 +304,18 @@ def test_pool_counts_runs_of_different_deals_as_one_sample(tmp_path):
     result = CliRunner().invoke(report_cmd, [str(r) for r in runs] + ["--pool"])
     assert result.exit_code == 0, result.output
     assert "strict@" not in result.output
+
+
+def test_pooled_escalation_stages_name_their_runs():
+    stage = {"stage": "sweep", "budget": "50K nodes", "rows": 10, "decided": 8, "settled": 0}
+    times = {f"seconds_{k}": 1.0 for k in ("median", "p95", "mean", "total")}
+    rows = [
+        {"label": lab, "run": run, **stage, **times, "seconds_kind": "CPU", "version": "0.1.0"}
+        for lab, run in (("strict", "low"), ("strict", "high"), ("hevagames", "high"))
+    ]
+    shown = escalation_display(pd.DataFrame(rows))
+    # one label from two runs (report --pool) tells its stages apart; one run alone does not
+    assert shown["profile"].tolist() == ["strict (low)", "strict (high)", "hevagames"]
 
 
 def test_pool_refuses_a_deal_held_by_two_runs(tmp_path):
