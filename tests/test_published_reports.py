@@ -20,10 +20,13 @@ PUBLISHED = Path(__file__).resolve().parent.parent / "results" / "published"
 RUNS = sorted(p.parent.name for p in PUBLISHED.glob("*/report") if p.is_dir())
 #: the players' report: its own folder, made from three runs
 PLAYERS = ("greedy-1k", "pimc-1k", "main-10k")
+#: deals 0-999 decided one by one under four profiles: a report of the
+#: ladders pooled (--pool: strict's two folders count as one sample)
+LADDERS_1K = ("strict-600", "strict-600-999", "hevagames-1k", "cardgames-1k", "solvitaire-1k")
 
 
-def remade(runs: tuple[str, ...], out: Path) -> None:
-    args = ["report", *(str(PUBLISHED / r) for r in runs), "--out", str(out)]
+def remade(runs: tuple[str, ...], out: Path, *options: str) -> None:
+    args = ["report", *(str(PUBLISHED / r) for r in runs), "--out", str(out), *options]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
 
@@ -53,3 +56,8 @@ def test_published_report_is_current(run: str, tmp_path: Path) -> None:
 def test_players_report_is_current(tmp_path: Path) -> None:
     remade(PLAYERS, tmp_path)
     assert differing(PUBLISHED / "players-report", tmp_path) == []
+
+
+def test_ladders_1k_report_is_current(tmp_path: Path) -> None:
+    remade(LADDERS_1K, tmp_path, "--pool")
+    assert differing(PUBLISHED / "ladders-1k-report", tmp_path) == []

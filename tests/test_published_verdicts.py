@@ -3,12 +3,13 @@ version that found it.
 
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
-``strict-600-999`` and ``hevagames-1k`` deals 600-999 and 0-999 the same
-way. The benchmark rows of the same deals were made at 10 s or 60 s a deal
-and by long one-deal solves, and ``main-10k`` at 50,000 positions, by other
-toolkit versions. A deal won in one and proven lost in another, or two
-proofs that bank different counts, would be a bug in one of them. Unknowns
-prove nothing and are not compared.
+``strict-600-999``, ``hevagames-1k``, ``cardgames-1k`` and
+``solvitaire-1k`` deals 600-999 and 0-999 the same way. The benchmark rows
+of the same deals were made at 10 s or 60 s a deal and by long one-deal
+solves, and ``main-10k`` at 50,000 positions, by other toolkit versions. A
+deal won in one and proven lost in another, or two proofs that bank
+different counts, would be a bug in one of them. Unknowns prove nothing and
+are not compared.
 """
 
 from __future__ import annotations
@@ -97,6 +98,9 @@ LADDERS = [
         by_long=2,
         by_10k=841,
     ),
+    # every deal decided (toolkit 0.23.9); no benchmark rows of these deals
+    Ladder("cardgames-1k", "cardgames", range(1000), (), 0, 0, 0, by_10k=948),
+    Ladder("solvitaire-1k", "solvitaire", range(1000), (), 0, 0, 0, by_10k=824),
 ]
 
 
