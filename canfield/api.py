@@ -393,11 +393,13 @@ def load_run(path: str | os.PathLike) -> pd.DataFrame:
     return _load_run(path)
 
 
-def report(*runs: str | os.PathLike) -> Report:
+def report(*runs: str | os.PathLike, pool: bool = False) -> Report:
     """The tables of ``canfield report`` for one or more run folders.
 
     ``.to_text()`` is the text report, ``.write(folder)`` writes it with its
     CSV files; the tables are DataFrames on the returned object (``summary``,
-    ``paired``, ``by_base``, ``players``, ``gap``).
+    ``paired``, ``by_base``, ``players``, ``gap``). ``pool=True`` is the
+    command's ``--pool``: runs of one profile over different deals count as
+    one sample (``docs/statistics.md``, *Pooled runs*).
     """
-    return build_report(load_runs(runs))
+    return build_report(load_runs(runs, pool))

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+import canfield
 from canfield.experiments.cli.report import report_cmd
 from canfield.experiments.plots import PLOTS, write_plots
 from canfield.experiments.report import (
@@ -304,6 +305,9 @@ def test_pool_counts_runs_of_different_deals_as_one_sample(tmp_path):
     result = CliRunner().invoke(report_cmd, [str(r) for r in runs] + ["--pool"])
     assert result.exit_code == 0, result.output
     assert "strict@" not in result.output
+    # and from Python
+    assert canfield.report(*runs, pool=True).summary["deals"].tolist() == [20]
+    assert canfield.report(*runs).summary["deals"].tolist() == [10, 10]
 
 
 def test_pooled_escalation_stages_name_their_runs():
@@ -326,3 +330,16 @@ def test_pool_refuses_a_deal_held_by_two_runs(tmp_path):
     assert result.output.strip().splitlines() == [
         "error: --pool: deal 5 of strict is in runs a and b; pooled runs must hold different deals"
     ]
+
+
+def test_plot_pool_draws_the_pooled_runs_and_refuses_shared_deals(tmp_path):
+    from canfield.experiments.cli.plot import plot_cmd
+
+    low, high = shifted_run(tmp_path / "low", 0), shifted_run(tmp_path / "high", 10)
+    out = tmp_path / "plots"
+    result = CliRunner().invoke(plot_cmd, [str(low), str(high), "--pool", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(list(out.glob("*.png"))) == len(PLOTS)
+    clash = shifted_run(tmp_path / "clash", 5)
+    result = CliRunner().invoke(plot_cmd, [str(low), str(clash), "--pool", "--out", str(out)])
+    assert result.exit_code != 0 and result.output.startswith("error: --pool: deal 5 of strict")
