@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 import canfield
@@ -325,11 +326,10 @@ def test_pooled_escalation_stages_name_their_runs():
 def test_pool_refuses_a_deal_held_by_two_runs(tmp_path):
     runs = [str(shifted_run(tmp_path / "a", 0)), str(shifted_run(tmp_path / "b", 5))]
     assert len(load_runs(runs)) == 20  # without --pool the two are reported side by side
-    result = CliRunner().invoke(report_cmd, [*runs, "--pool"])
-    assert result.exit_code != 0
-    assert result.output.strip().splitlines() == [
-        "error: --pool: deal 5 of strict is in runs a and b; pooled runs must hold different deals"
-    ]
+    assert_user_error(
+        CliRunner().invoke(report_cmd, [*runs, "--pool"]),
+        "--pool: deal 5 of strict is in runs a and b; pooled runs must hold different deals",
+    )
 
 
 def test_plot_pool_draws_the_pooled_runs_and_refuses_shared_deals(tmp_path):
@@ -342,4 +342,4 @@ def test_plot_pool_draws_the_pooled_runs_and_refuses_shared_deals(tmp_path):
     assert len(list(out.glob("*.png"))) == len(PLOTS)
     clash = shifted_run(tmp_path / "clash", 5)
     result = CliRunner().invoke(plot_cmd, [str(low), str(clash), "--pool", "--out", str(out)])
-    assert result.exit_code != 0 and result.output.startswith("error: --pool: deal 5 of strict")
+    assert_user_error(result, "--pool: deal 5 of strict")

@@ -83,3 +83,18 @@ def test_escalate_json_not_an_object_is_one_error_line(full_run, text, kind):
     spec.write_text(text + "\n")
     assert_user_error(run("report", str(full_run)), "escalate.json is unreadable", f"JSON {kind}")
     assert spec.read_text() == text + "\n"
+
+
+def test_report_of_a_run_with_no_rows_yet(full_run, tmp_path):
+    from canfield.experiments.sweep import RunFolder, SweepSpec
+
+    empty = tmp_path / "empty"
+    RunFolder(empty).init(SweepSpec(("strict",), 0, 10, None, 1000, 1 << 24))
+    assert_user_error(run("report", str(empty)), "no rows yet in empty")
+    assert_user_error(run("plot", str(empty), "--out", str(tmp_path / "p")), "no rows yet")
+    assert not (tmp_path / "p").exists()
+    # beside a run with rows the tables are made, and the empty one is named unfinished
+    result = run("report", str(empty), str(full_run))
+    assert result.exit_code == 0, result.output
+    assert "runs: empty (unfinished: 0 of 10 rows), run\n" in result.stdout
+    assert "warning: run empty holds 0 of 10 rows (unfinished)" in result.stderr

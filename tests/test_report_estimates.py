@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 
 import pytest
+from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 from canfield.experiments.cli.report import report_cmd
@@ -403,9 +404,8 @@ def test_pool_refuses_a_run_that_sampled_its_unknowns(run, tmp_path):
     folder.init(SweepSpec(("strict",), 20, 30, None, 1000, 1 << 24))
     folder.write_part(0, [row(d, "won", 52, 1000) for d in range(20, 30)])
     assert set(load_runs([run, other])["label"]) == {"strict@esc", "strict@other"}
-    result = CliRunner().invoke(report_cmd, [str(run), str(other), "--pool"])
-    assert result.exit_code != 0
-    assert result.output.strip().splitlines() == [
-        "error: --pool: run esc sampled its unknown strict rows;"
-        " a sample of one run's hard deals is not a sample of the pooled ones"
-    ]
+    assert_user_error(
+        CliRunner().invoke(report_cmd, [str(run), str(other), "--pool"]),
+        "--pool: run esc sampled its unknown strict rows;"
+        " a sample of one run's hard deals is not a sample of the pooled ones",
+    )
