@@ -42,8 +42,8 @@ class Ladder(NamedTuple):
     #: its rows)
     compared: int
     by_long: int
-    by_10k: int
-    #: the published folder whose rows are counted in ``by_10k``
+    by_sweep: int
+    #: the published sweep whose rows are counted in ``by_sweep``
     sweep: str = "main-10k"
 
 
@@ -65,7 +65,7 @@ LADDERS = [
         unknown=3,
         compared=1_370,
         by_long=21,
-        by_10k=462,
+        by_sweep=462,
     ),
     # every deal decided (toolkit 0.23.9); 387 deals decided at 10 s by each
     # of two toolkits, 10 more at 60 s
@@ -82,7 +82,7 @@ LADDERS = [
         unknown=0,
         compared=784,
         by_long=10,
-        by_10k=297,
+        by_sweep=297,
     ),
     # every deal decided (toolkit 0.23.9)
     Ladder(
@@ -100,11 +100,11 @@ LADDERS = [
         unknown=0,
         compared=801,
         by_long=2,
-        by_10k=841,
+        by_sweep=841,
     ),
     # every deal decided (toolkit 0.23.9); no benchmark rows of these deals
-    Ladder("cardgames-1k", "cardgames", range(1000), (), 0, 0, 0, by_10k=948),
-    Ladder("solvitaire-1k", "solvitaire", range(1000), (), 0, 0, 0, by_10k=824),
+    Ladder("cardgames-1k", "cardgames", range(1000), (), 0, 0, 0, by_sweep=948),
+    Ladder("solvitaire-1k", "solvitaire", range(1000), (), 0, 0, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9)
     Ladder(
         "rainbow3-1k",
@@ -118,7 +118,7 @@ LADDERS = [
         unknown=3,
         compared=497,
         by_long=0,
-        by_10k=971,
+        by_sweep=971,
         sweep="rainbow3-2k-est",
     ),
 ]
@@ -159,15 +159,15 @@ def test_the_ladder_decides_all_but_a_few_deals(ladder: Ladder) -> None:
 @pytest.mark.parametrize("ladder", LADDERS, ids=lambda lad: lad.folder)
 def test_the_ladder_agrees_with_every_other_row_of_its_deals(ladder: Ladder) -> None:
     df = published(ladder)
-    compared = by_long = by_10k = 0
+    compared = by_long = by_sweep = 0
     for name, rows in other_rows(ladder):
         for deal, result, banked in rows[["deal", "result", "banked"]].itertuples(index=False):
             ours = df.loc[deal]
             if result == "unknown" or ours["result"] == "unknown":
                 continue
             assert (ours["result"], ours["banked"]) == (result, banked), (name, deal)
-            by_10k += name == ladder.sweep
+            by_sweep += name == ladder.sweep
             compared += name != ladder.sweep
             by_long += name.startswith(("long", "strict-unknowns"))
     assert compared >= ladder.compared, compared
-    assert by_long >= ladder.by_long and by_10k >= ladder.by_10k, (by_long, by_10k)
+    assert by_long >= ladder.by_long and by_sweep >= ladder.by_sweep, (by_long, by_sweep)
