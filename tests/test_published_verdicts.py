@@ -3,8 +3,8 @@ version that found it.
 
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
-``strict-600-999``, ``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``
-and ``rainbow3-1k`` deals 600-999 and 0-999 the same way. The benchmark rows
+``strict-600-999``, ``strict-1000-1999``, ``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``
+and ``rainbow3-1k`` deals 600-999, 1000-1999 and 0-999 the same way. The benchmark rows
 of the same deals were made at 10 s or 60 s a deal and by long one-deal
 solves, and ``main-10k`` (``rainbow3-2k-est`` for ``rainbow3-1k``) at
 50,000 positions and up, by other toolkit versions. A
@@ -84,6 +84,8 @@ LADDERS = [
         by_long=10,
         by_sweep=297,
     ),
+    # every deal decided (toolkit 0.23.10); no benchmark rows of these deals
+    Ladder("strict-1000-1999", "strict", range(1000, 2000), (), 0, 0, 0, by_sweep=722),
     # every deal decided (toolkit 0.23.9)
     Ladder(
         "hevagames-1k",
