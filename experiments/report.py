@@ -135,9 +135,8 @@ def load_runs(paths: Iterable[str | os.PathLike], pool: bool = False) -> pd.Data
     SweepError
         If a path is missing or a file, a folder is given twice (under any
         spelling), is not a run folder or holds a damaged part, or no folder
-        holds a row yet; with
-        ``pool``, if two runs hold a deal of one profile, or a pooled run
-        sampled its unknowns.
+        holds a row yet; with ``pool``, if two runs hold a deal of one
+        profile, or a pooled run sampled its unknowns.
     """
     frames = []
     counts = []
@@ -166,14 +165,15 @@ def load_runs(paths: Iterable[str | os.PathLike], pool: bool = False) -> pd.Data
         frames.append(df)
     if not frames:
         raise SweepError("no run folder given")
-    if not any(len(f) for f in frames):
+    # a folder with no rows yet is reported as unfinished (run_counts), and
+    # its empty frame would turn the others' columns to object in the concat
+    frames = [f for f in frames if len(f)]
+    if not frames:
         # a sweep not begun, or before its first batch: no table to make
         raise SweepError(
             f"no rows yet in {', '.join(names)}: a sweep writes its rows a batch at a time"
         )
-    # a folder with no rows yet is reported as unfinished (run_counts), and
-    # its empty frame would turn the others' columns to object in the concat
-    df = pd.concat([f for f in frames if len(f)], ignore_index=True)
+    df = pd.concat(frames, ignore_index=True)
     df = df.sort_values(["_order", "deal"], kind="stable").drop(columns="_order")
     df = df.reset_index(drop=True)
     # A blind player's rows are labelled with it even when it plays alone, so
