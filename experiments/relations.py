@@ -1,12 +1,14 @@
 """What a related profile already proves (docs/relations.md).
 
 Profile ``S`` is *contained* in profile ``L`` when, in every position
-reachable under ``S``, every legal move of ``S`` is legal under ``L`` and
-leads to the same position (the same cards in the same places), with the same
-forced actions (the automatic reserve fills). Then every line of play of
-``S`` is one of ``L``, so a win under ``S`` is a win under ``L``, a loss under
-``L`` is a loss under ``S``, and the most cards ``S`` can bank is at most what
-``L`` can.
+reachable under ``S``, every legal move of ``S`` leads to a position (the
+same cards in the same places) that ``L`` reaches from the same position by
+that move, or by that move followed by a few more (``fill`` and ``draw``:
+the reserve fill that ``fill=auto`` makes by itself, the single draws that
+make up a draw of three). Then every line of play of ``S`` is one of ``L``
+with perhaps moves added, through the same positions, so a win under ``S``
+is a win under ``L``, a loss under ``L`` is a loss under ``S``, and the most
+cards ``S`` can bank is at most what ``L`` can.
 
 The relation is read from the parsed options alone, one option at a time:
 an option may differ only in a direction argued in docs/relations.md (the
@@ -28,6 +30,8 @@ pair_table
     rows settled.
 related_sections
     The report's "Related profiles" section.
+larger_line
+    A line of the smaller profile written as a line of the larger.
 """
 
 from __future__ import annotations
@@ -38,23 +42,32 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from canfield.engine.position import Position
 from canfield.engine.profiles import OPTION_ORDER, UNLIMITED, Profile, parse_profile
 
 #: The argued option steps, smaller value -> larger value, named after the
 #: option: each is one section of docs/relations.md. ``passes`` is ordered by
 #: :func:`_passes_contained` (any limit is contained in a larger one and in none).
-ORDERS: dict[str, frozenset[tuple[str, str]]] = {
+ORDERS: dict[str, frozenset[tuple[object, object]]] = {
+    "draw": frozenset({(3, 1)}),
     "moves": frozenset({("whole", "any")}),
     "space": frozenset({("waste", "any")}),
+    "fill": frozenset({("auto", "free")}),
     "worry": frozenset({("no", "yes")}),
     "build": frozenset({("alt", "rank"), ("suit", "rank")}),
     "wrap": frozenset({("base", "ak")}),
 }
-#: Why the options that have no argued order must be equal (docs/relations.md,
-#: "Not related").
-MUST_BE_EQUAL = {
-    "draw": "a draw of 3 and a draw of 1 lead to different positions",
-    "fill": "fill=auto fills an empty column by itself, fill=free never does",
+#: The steps after which a move of the smaller profile may take the larger
+#: more than one move: a draw of three is three draws of one, and the fill
+#: that ``fill=auto`` makes inside a move is a move of its own under
+#: ``fill=free`` (docs/relations.md, "draw" and "fill").
+SEQUENCE_STEPS = frozenset({"draw", "fill"})
+#: Why the reverse of a sequence step relates nothing (docs/relations.md,
+#: "Not related"); every other pair of values without an argued order gets
+#: "no argued order".
+ONE_WAY = {
+    "draw": "a draw of 1 is not a sequence of draws of 3",
+    "fill": "fill=free leaves an empty column empty, fill=auto fills it at once",
 }
 #: The name of the relation between two profiles with the same rules.
 SAME_RULES = "same rules"
@@ -82,6 +95,12 @@ class Relation:
         """The arguments, for a table cell: ``moves+space``."""
         return "+".join(self.arguments)
 
+    @property
+    def same_moves(self) -> bool:
+        """Whether every line of the smaller is, move for move, one of the larger
+        (no sequence step among the arguments)."""
+        return not SEQUENCE_STEPS.intersection(self.arguments)
+
 
 def _passes_contained(small: int, large: int) -> bool:
     # UNLIMITED (0) is the largest value; a finite limit is contained in any
@@ -102,7 +121,7 @@ def _compare(small: Profile, large: Profile) -> tuple[tuple[str, ...], str | Non
             if not _passes_contained(a, b):
                 return (), "passes: the smaller profile allows more passes"
         elif (a, b) not in ORDERS.get(name, ()):
-            why = MUST_BE_EQUAL.get(name, "no argued order of these values")
+            why = ONE_WAY.get(name, "no argued order of these values")
             return (), f"{name}={a} vs {name}={b}: {why}"
         used.append(name)
     return tuple(used) or (SAME_RULES,), None
@@ -351,10 +370,95 @@ def related_sections(rows: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     ]
 
 
+# ---- lines ---------------------------------------------------------------------
+
+#: The moves a sequence step may add after the smaller's move: the draws that
+#: finish a draw of three, and the fill of an emptied column from the reserve.
+_COMPLETIONS = ("draw", "R>T")
+_MAX_ADDED = 2  # a draw of three is the move and two more draws; a fill is one
+
+
+def _table(pos: Position, keep_redeals: bool) -> dict:
+    snap = pos.snapshot()
+    if not keep_redeals:  # an unlimited profile keeps no count (docs/relations.md, passes)
+        snap.pop("redeals")
+    return snap
+
+
+def _completed(big: Position, target: dict, keep: bool, added: int) -> list[str] | None:
+    """The fewest completion moves (at most ``added``) that take ``big`` to ``target``."""
+    if _table(big, keep) == target:
+        return []
+    if added == 0:
+        return None
+    tails = []
+    for m in big.legal_moves():
+        text = str(m)
+        if text.startswith(_COMPLETIONS):
+            rest = _completed(big.apply(m), target, keep, added - 1)
+            if rest is not None:
+                tails.append([text, *rest])
+    return min(tails, key=len) if tails else None
+
+
+def larger_line(start: Position, moves: Iterable[str], larger: str | Profile) -> list[str]:
+    """A line of ``start``'s (smaller) profile written as a line of ``larger``.
+
+    Each move is kept and, after a sequence step (``draw``, ``fill``), followed
+    by the moves that reach the same table under ``larger``: the rest of a draw
+    of three, or the reserve fill that ``fill=auto`` makes by itself. Every
+    move is applied under both profiles (each raising on an illegal move), so
+    the line returned is a line of ``larger`` through every position of the
+    given one.
+
+    Parameters
+    ----------
+    start : Position
+        The deal or position under the smaller profile.
+    moves : iterable of str
+        A line of the smaller profile from ``start`` (its notation).
+    larger : str or Profile
+        A profile that ``start.profile`` is contained in.
+
+    Returns
+    -------
+    list of str
+        The line under ``larger``; ``moves`` itself when the relation adds no
+        moves.
+
+    Raises
+    ------
+    ValueError
+        If the profiles are not related, or a move of the line reaches a table
+        that ``larger`` does not (a bug in the relation's argument).
+    """
+    rel = relation(start.profile, larger)
+    if rel is None:
+        raise ValueError(f"{start.profile.canonical()} is not contained in {larger}")
+    large = parse_profile(larger)
+    keep = large.passes != UNLIMITED
+    snap = start.snapshot()
+    big = Position.from_parts(large, **{**snap, "redeals": snap["redeals"] if keep else 0})
+    most = 0 if rel.same_moves else _MAX_ADDED  # a containment of moves adds none
+    small, out = start, []
+    for i, m in enumerate(moves):
+        small, big = small.apply(m), big.apply(m)
+        added = _completed(big, _table(small, keep), keep, most)
+        if added is None:
+            raise ValueError(f"move {i + 1} ({m}): {large.canonical()} does not reach its table")
+        for extra in added:
+            big = big.apply(extra)
+        out += [m, *added]
+    return out
+
+
 __all__ = [
+    "ONE_WAY",
     "ORDERS",
     "Relation",
+    "SEQUENCE_STEPS",
     "contradictions",
+    "larger_line",
     "pair_table",
     "related_pairs",
     "related_sections",

@@ -5,9 +5,13 @@ every position reached, the same table is set up under the larger profile,
 both in the numba core (``Position.from_parts``) and in the plain reference
 rules (``tests/reference_rules.py``); every legal move of the smaller must be
 legal under the larger and lead to the same table, automatic reserve fills
-included. The test counts the positions checked and those where the larger
-profile had strictly more moves, and fails if that never happened: the two
-profiles must really differ along the play.
+included, at once or, after a sequence step (``draw``, ``fill``), through at
+most two more moves of the larger (draws, or a move of the reserve top into
+a column). The test counts the positions checked, those where the larger
+profile had strictly more moves and the moves that needed more than one move
+of the larger, and fails if the larger never had more moves, or if a
+sequence step never added one: the two profiles must really differ along the
+play.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import canfield
 from canfield.engine.cards import rank_of
 from canfield.engine.position import Position
 from canfield.engine.profiles import UNLIMITED, parse_profile
-from canfield.experiments.relations import relation
+from canfield.experiments.relations import SEQUENCE_STEPS, larger_line, relation
 
 # (smaller, larger): every argument of docs/relations.md alone at least once,
 # under the standard and the storehouse layouts, with fill=auto and fill=free
@@ -36,6 +40,10 @@ PAIRS = [
     ("strict:draw=1,passes=1", "rainbow"),  # build: alt to rank
     ("storehouse:passes=2", "storehouse:build=rank"),  # build: suit to rank; passes 2 to 3
     ("superior", "superior:moves=any,worry=yes"),  # fill=free: moves + worry
+    ("strict", "superior"),  # fill: auto to free (a sequence step)
+    ("strict:passes=3", "strict:draw=1"),  # draw: 3 to 1 (a sequence step); passes
+    ("cardgames", "cardgames-draw1"),  # draw
+    ("strict", "hevagames:draw=1,fill=free"),  # draw + moves + space + fill
 ]
 #: Pairs whose random play never banks a base-rank card (while it has another
 #: move): wrap=ak differs from wrap=base only on a base-rank card at a
@@ -73,10 +81,32 @@ def _table(snap: dict, keep_redeals: bool) -> dict:
     return snap if keep_redeals else {k: v for k, v in snap.items() if k != "redeals"}
 
 
-def _check(pos: Position, large, where: str) -> tuple[set[str], bool]:
+def _added(legal, apply, snap, state, target: dict, keep: bool, most: int) -> int | None:
+    """How few draws or reserve-to-column moves (at most ``most``) take
+    ``state`` to ``target``; None if none do. Written over ``legal``, ``apply``
+    and ``snap`` so that the core and the reference are searched alike."""
+    if _table(snap(state), keep) == target:
+        return 0
+    found = [
+        n + 1
+        for m in legal(state)
+        if m == "draw" or m.startswith("R>T")
+        if most
+        and (n := _added(legal, apply, snap, apply(state, m), target, keep, most - 1)) is not None
+    ]
+    return min(found) if found else None
+
+
+def _core_legal(pos: Position) -> list[str]:
+    return [str(m) for m in pos.legal_moves()]
+
+
+def _check(pos: Position, large, where: str, sequence: bool) -> tuple[set[str], bool, int]:
     """Check one position reached under the smaller profile against ``large``.
 
-    Returns the smaller's legal moves and whether the larger has strictly more.
+    Returns the smaller's legal moves, whether the larger has strictly more,
+    and how many of the smaller's moves took the larger more than one move
+    (only a sequence step may: ``sequence``).
     """
     small = pos.profile
     keep = large.passes != UNLIMITED
@@ -90,13 +120,22 @@ def _check(pos: Position, large, where: str) -> tuple[set[str], bool]:
     assert ref_legal_moves(ref_s) == moves_s, where
     assert ref_legal_moves(ref_l) == moves_l, where
     assert moves_s <= moves_l, f"{where}: only under {small}: {moves_s - moves_l}"
+    most = 2 if sequence else 0
+    longer = 0
     for m in sorted(moves_s):
         after = _table(pos.apply(m).snapshot(), keep)
-        assert _table(big.apply(m).snapshot(), keep) == after, f"{where}, then {m}"
+        core_added = _added(
+            _core_legal, Position.apply, Position.snapshot, big.apply(m), after, keep, most
+        )
+        assert core_added is not None, f"{where}, then {m}"
         # the reference applies every move too: its fill is written apart
         after = _table(ref_snapshot(ref_apply(ref_s, m)), keep)
-        assert _table(ref_snapshot(ref_apply(ref_l, m)), keep) == after, f"{where}, then {m}"
-    return moves_s, len(moves_l) > len(moves_s)
+        ref_added = _added(
+            ref_legal_moves, ref_apply, ref_snapshot, ref_apply(ref_l, m), after, keep, most
+        )
+        assert ref_added == core_added, f"{where}, then {m}: {ref_added} against {core_added}"
+        longer += core_added > 0
+    return moves_s, len(moves_l) > len(moves_s), longer
 
 
 def _base_to_foundation(pos: Position, moves: set[str]) -> set[str]:
@@ -105,18 +144,28 @@ def _base_to_foundation(pos: Position, moves: set[str]) -> set[str]:
     return {m for m in moves if m.endswith(">F") and rank_of(pos.card_at(m.split(">")[0])) == base}
 
 
+def _sequence(small: str, large: str) -> bool:
+    """Whether the larger may need more moves than the smaller: a sequence step
+    relates them, or (to show that the check fails) nothing does."""
+    rel = relation(small, large)
+    return rel is None or not rel.same_moves
+
+
 def _random_play(
     pos: Position, large, steps: int, rng: random.Random, where: str, hold: bool
 ) -> list[int]:
     """Play ``steps`` random moves from ``pos``, checking every position;
-    return [positions checked, positions with more moves under ``large``].
+    return [positions checked, positions with more moves under ``large``,
+    smaller moves that took the larger more than one].
     ``hold``: never bank a base-rank card while another move exists."""
-    counts = [0, 0]
+    counts = [0, 0, 0]
     played: list[str] = []
+    sequence = _sequence(pos.profile.canonical(), large.canonical())
     for _ in range(steps):
-        moves, more = _check(pos, large, f"{where}, then {played}")
+        moves, more, longer = _check(pos, large, f"{where}, then {played}", sequence)
         counts[0] += 1
         counts[1] += more
+        counts[2] += longer
         if not moves or pos.is_won():
             break
         held = _base_to_foundation(pos, moves) if hold else set()
@@ -141,7 +190,7 @@ def _check_deal(small: str, large: str, deal: int, rng: random.Random) -> list[i
             c = _random_play(pos, pl, DETOUR_STEPS, rng, f"{where}, line move {i}", hold)
         else:
             c = _random_play(pos, pl, 1, rng, f"{where}, line move {i}", hold)
-        counts = [counts[0] + c[0], counts[1] + c[1]]
+        counts = [a + b for a, b in zip(counts, c, strict=True)]
         if move is not None:
             pos = pos.apply(move)
     return counts
@@ -151,19 +200,27 @@ def _check_deal(small: str, large: str, deal: int, rng: random.Random) -> list[i
 def test_smaller_moves_are_larger_moves(small, large):
     assert relation(small, large) is not None, "the pair must be one the module relates"
     rng = random.Random(f"{small}|{large}")
-    checked = more = 0
+    checked = more = longer = 0
     for deal in [rng.randrange(2**32) for _ in range(DEALS_PER_PAIR)]:
-        c, m = _check_deal(small, large, deal, rng)
+        c, m, n = _check_deal(small, large, deal, rng)
         checked += c
         more += m
-    print(f"{small} <= {large}: {checked} positions checked, {more} with more moves")
+        longer += n
+    print(
+        f"{small} <= {large}: {checked} positions checked, {more} with more moves, "
+        f"{longer} moves taking the larger more than one"
+    )
     assert checked >= DEALS_PER_PAIR * 20
-    assert more > 0, f"{large} never offered a move {small} lacks: the check shows nothing"
+    steps = set(relation(small, large).arguments)
+    if steps - SEQUENCE_STEPS:  # a draw of one adds no move, it changes what "draw" does
+        assert more > 0, f"{large} never offered a move {small} lacks: the check shows nothing"
+    if steps & SEQUENCE_STEPS:
+        assert longer > 0, "no move needed the sequence step: its check shows nothing"
 
 
 @pytest.mark.parametrize(
     ("small", "large"),
-    [("hevagames", "strict"), ("strict:draw=1", "strict"), ("strict", "strict:fill=free")],
+    [("hevagames", "strict"), ("strict:draw=1", "strict"), ("strict:fill=free", "strict")],
 )
 def test_the_check_catches_unrelated_pairs(small, large):
     """Pairs the module leaves unrelated fail the same check: it can fail."""
@@ -172,3 +229,39 @@ def test_the_check_catches_unrelated_pairs(small, large):
     with pytest.raises(AssertionError):
         for deal in [rng.randrange(2**32) for _ in range(DEALS_PER_PAIR)]:
             _check_deal(small, large, deal, rng)
+
+
+@pytest.mark.parametrize(
+    "large", ["superior", "strict:draw=1", "hevagames:draw=1,fill=free", "hevagames"]
+)
+def test_a_smaller_line_replays_under_the_larger(large):
+    """``larger_line`` writes a `strict` line as a line of a profile a sequence
+    step relates it to; replayed under that profile from the deal, it banks
+    the same cards (wins stay wins). Counted: lines that needed added moves.
+    Without a sequence step (`hevagames`) the line is the smaller's own."""
+    same = relation("strict", large).same_moves
+    lengthened = wins = 0
+    for deal in (2, 3, 5, 0):
+        r = canfield.solve(deal, profile="strict", nodes=LINE_NODES * 5, memory="64MB")
+        line = r.moves or r.best_line
+        out = larger_line(Position.from_deal(deal, "strict"), line, large)
+        pos = Position.from_deal(deal, large)
+        for m in out:
+            pos = pos.apply(m)
+        assert pos.banked == r.banked, (deal, large)
+        rest = iter(out)  # every move of the smaller's line is kept, in order
+        assert all(m in rest for m in line), (deal, large)
+        lengthened += len(out) > len(line)
+        wins += pos.is_won()
+        if same:
+            assert out == line
+    assert (lengthened > 0) != same and wins > 0, (lengthened, wins)
+
+
+def test_larger_line_refuses_what_it_cannot_write():
+    start = Position.from_deal(2, "strict")
+    with pytest.raises(ValueError, match="not contained"):
+        larger_line(start, [], "strict:draw=1,fill=free,moves=any,worry=yes,build=suit")
+    bad = next(m for m in ("T1>T2", "T2>T1", "T3>T4", "W>T1") if m not in _core_legal(start))
+    with pytest.raises(ValueError):  # IllegalMove is a ValueError naming the move
+        larger_line(start, [bad], "superior")

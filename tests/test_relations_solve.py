@@ -21,6 +21,8 @@ PROFILES = [
     "strict:passes=2",  # passes, to unlimited
     "storehouse:passes=2",  # passes 2 to 3 (the preset's own)
     "storehouse",
+    "superior",  # fill: auto to free (a sequence step)
+    "strict:draw=1",  # draw: 3 to 1 (a sequence step)
 ]
 DEALS = range(60)
 NODES = 3_000
@@ -39,8 +41,9 @@ def test_solver_verdicts_agree_with_every_relation():
     rows = _rows()
     pairs = related_pairs(PROFILES)
     # strict <= hevagames <= cardgames, solvitaire <= both, passes=2 <= strict
-    # (and so <= hevagames, cardgames), storehouse:passes=2 <= storehouse
-    assert len(pairs) == 9, pairs
+    # (and so <= hevagames, cardgames), storehouse:passes=2 <= storehouse;
+    # strict and strict:passes=2 <= superior and <= strict:draw=1
+    assert len(pairs) == 13, pairs
     bad = contradictions(rows)
     assert bad.empty, bad.to_string()
     done = settled(rows)
