@@ -20,9 +20,20 @@ PUBLISHED = Path(__file__).resolve().parent.parent / "results" / "published"
 RUNS = sorted(p.parent.name for p in PUBLISHED.glob("*/report") if p.is_dir())
 #: the players' report: its own folder, made from three runs
 PLAYERS = ("greedy-1k", "pimc-1k", "main-10k")
-#: deals 0-999 decided one by one under four profiles: a report of the
+#: deals 0-999 decided one by one under five profiles: a report of the
 #: ladders pooled (--pool: strict's two folders count as one sample)
-LADDERS_1K = ("strict-600", "strict-600-999", "hevagames-1k", "cardgames-1k", "solvitaire-1k")
+LADDERS_1K = (
+    "strict-600",
+    "strict-600-999",
+    "hevagames-1k",
+    "cardgames-1k",
+    "solvitaire-1k",
+    "superior-1k",
+)
+
+#: `strict` 0-1999 beside the variants estimate and `cardgames-1k`: the
+#: related profiles' section settles `superior` rows from `strict` wins
+RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
 def remade(runs: tuple[str, ...], out: Path, *options: str) -> None:
@@ -61,3 +72,11 @@ def test_players_report_is_current(tmp_path: Path) -> None:
 def test_ladders_1k_report_is_current(tmp_path: Path) -> None:
     remade(LADDERS_1K, tmp_path, "--pool")
     assert differing(PUBLISHED / "ladders-1k-report", tmp_path) == []
+
+
+def test_related_2k_report_is_current(tmp_path: Path) -> None:
+    remade(RELATED_2K, tmp_path)
+    assert differing(PUBLISHED / "related-2k-report", tmp_path) == []
+    # the section this report is published for: superior rows settled, none contradicted
+    text = (PUBLISHED / "related-2k-report" / "report.md").read_text()
+    assert "Related profiles: no contradiction; 36 unknown rows settled" in text

@@ -3,10 +3,11 @@ version that found it.
 
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
-``strict-600-999``, ``strict-1000-1999``, ``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``
-and ``rainbow3-1k`` deals 600-999, 1000-1999 and 0-999 the same way. The benchmark rows
-of the same deals were made at 10 s or 60 s a deal and by long one-deal
-solves, and ``main-10k`` (``rainbow3-2k-est`` for ``rainbow3-1k``) at
+``strict-600-999``, ``strict-1000-1999``, ``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``,
+``rainbow3-1k`` and ``superior-1k`` deals 600-999, 1000-1999 and 0-999 the same way
+(``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
+made at 10 s or 60 s a deal and by long one-deal solves, and ``main-10k``
+(``rainbow3-2k-est`` for ``rainbow3-1k``, ``variants-2k-est`` for ``superior-1k``) at
 50,000 positions and up, by other toolkit versions. A
 deal won in one and proven lost in another, or two proofs that bank
 different counts, would be a bug in one of them. Unknowns prove nothing and
@@ -122,6 +123,26 @@ LADDERS = [
         by_long=0,
         by_sweep=971,
         sweep="rainbow3-2k-est",
+    ),
+    # 14 unknown at 100 million positions (toolkit 0.23.10); no `superior`
+    # deal of 0-999 has a long-proof row
+    Ladder(
+        "superior-1k",
+        "superior",
+        range(1000),
+        (
+            "evict-0-599-0.22.0.csv",
+            "sched-0-299-0.21.0.csv",
+            "held-600-799-0.22.0.csv",
+            "held-800-999-0.22.0.csv",
+            "superior-unknowns-60s-0.22.0.csv",
+            "superior-rainbow3-0.23.9.csv",
+        ),
+        unknown=14,
+        compared=1_431,
+        by_long=0,
+        by_sweep=899,
+        sweep="variants-2k-est",
     ),
 ]
 
