@@ -8,7 +8,9 @@ the reserve fill that ``fill=auto`` makes by itself, the single draws that
 make up a draw of three). Then every line of play of ``S`` is one of ``L``
 with perhaps moves added, through the same positions, so a win under ``S``
 is a win under ``L``, a loss under ``L`` is a loss under ``S``, and the most
-cards ``S`` can bank is at most what ``L`` can.
+cards ``S`` can bank is at most what ``L`` can. One step is of the start,
+not the moves: the standard deal is ``selective``'s start when the player
+picks deal card 14 (``layout``).
 
 The relation is read from the parsed options alone, one option at a time:
 an option may differ only in a direction argued in docs/relations.md (the
@@ -62,6 +64,10 @@ ORDERS: dict[str, frozenset[tuple[object, object]]] = {
 #: that ``fill=auto`` makes inside a move is a move of its own under
 #: ``fill=free`` (docs/relations.md, "draw" and "fill").
 SEQUENCE_STEPS = frozenset({"draw", "fill"})
+#: Layouts whose start the larger profile may choose: a ``selective`` player
+#: who picks deal card 14 as the base card has the standard deal's start
+#: (docs/relations.md, "layout").
+LAYOUT_STEPS = frozenset({("standard", "selective")})
 #: Why the reverse of a sequence step relates nothing (docs/relations.md,
 #: "Not related"); every other pair of values without an argued order gets
 #: "no argued order".
@@ -110,9 +116,11 @@ def _passes_contained(small: int, large: int) -> bool:
 
 def _compare(small: Profile, large: Profile) -> tuple[tuple[str, ...], str | None]:
     """(the argued options that differ, the reason the pair is unrelated or None)."""
-    if small.layout != large.layout:
-        return (), f"the deals are laid out differently ({small.layout} vs {large.layout})"
     used = []
+    if small.layout != large.layout:
+        if (small.layout, large.layout) not in LAYOUT_STEPS:
+            return (), f"the deals are laid out differently ({small.layout} vs {large.layout})"
+        used.append("layout")
     for name in OPTION_ORDER:
         a, b = getattr(small, name), getattr(large, name)
         if a == b:
@@ -424,7 +432,8 @@ def larger_line(start: Position, moves: Iterable[str], larger: str | Profile) ->
     -------
     list of str
         The line under ``larger``; ``moves`` itself when the relation adds no
-        moves.
+        moves. Under a ``selective`` larger profile the line follows the pick
+        of deal card 14, the standard deal's base card (``layout``).
 
     Raises
     ------
@@ -453,6 +462,7 @@ def larger_line(start: Position, moves: Iterable[str], larger: str | Profile) ->
 
 
 __all__ = [
+    "LAYOUT_STEPS",
     "ONE_WAY",
     "ORDERS",
     "Relation",

@@ -52,6 +52,8 @@ ROOT = Path(__file__).resolve().parents[1]
         ("selective", "selective:worry=yes", ("worry",)),
         ("strict", "strict:draw=1", ("draw",)),
         ("strict", "superior", ("fill",)),
+        ("strict", "selective", ("layout",)),
+        ("strict:passes=2", "selective:draw=1", ("layout", "draw", "passes")),
         ("cardgames", "cardgames-draw1", ("draw",)),
         (
             "strict:passes=2",
@@ -81,7 +83,8 @@ def test_related(small, large, by):
         ("strict", "strict:passes=2", "passes"),
         ("strict:passes=3", "strict:passes=2", "passes"),
         ("strict", "strict:build=suit", "build=alt vs build=suit"),
-        ("strict", "selective", "laid out differently"),
+        ("selective", "strict", "laid out differently"),
+        ("storehouse", "selective", "laid out differently"),
         ("storehouse:draw=3,build=alt,passes=inf", "strict", "laid out differently"),
     ],
 )
@@ -104,7 +107,7 @@ def test_every_option_is_argued_or_must_be_equal():
 def test_every_argument_has_its_section_in_the_docs():
     text = (ROOT / "docs" / "relations.md").read_text()
     headings = set(re.findall(r"^### `?(\w+)`?", text, re.M))
-    assert set(ORDERS) | {"passes"} <= headings, headings
+    assert set(ORDERS) | {"passes", "layout"} <= headings, headings
     for name in ONE_WAY:
         assert f"`{name}`" in text
 

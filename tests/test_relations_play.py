@@ -23,6 +23,7 @@ from reference_rules import ref_apply, ref_from_snapshot, ref_legal_moves, ref_s
 
 import canfield
 from canfield.engine.cards import rank_of
+from canfield.engine.deals import deal_cards
 from canfield.engine.position import Position
 from canfield.engine.profiles import UNLIMITED, parse_profile
 from canfield.experiments.relations import SEQUENCE_STEPS, larger_line, relation
@@ -44,6 +45,7 @@ PAIRS = [
     ("strict:passes=3", "strict:draw=1"),  # draw: 3 to 1 (a sequence step); passes
     ("cardgames", "cardgames-draw1"),  # draw
     ("strict", "hevagames:draw=1,fill=free"),  # draw + moves + space + fill
+    ("strict", "selective:moves=any"),  # layout (the start) + moves
 ]
 #: Pairs whose random play never banks a base-rank card (while it has another
 #: move): wrap=ak differs from wrap=base only on a base-rank card at a
@@ -212,7 +214,8 @@ def test_smaller_moves_are_larger_moves(small, large):
     )
     assert checked >= DEALS_PER_PAIR * 20
     steps = set(relation(small, large).arguments)
-    if steps - SEQUENCE_STEPS:  # a draw of one adds no move, it changes what "draw" does
+    # a draw of one adds no move, it changes what "draw" does; a layout adds a start
+    if steps - SEQUENCE_STEPS - {"layout"}:
         assert more > 0, f"{large} never offered a move {small} lacks: the check shows nothing"
     if steps & SEQUENCE_STEPS:
         assert longer > 0, "no move needed the sequence step: its check shows nothing"
@@ -231,8 +234,15 @@ def test_the_check_catches_unrelated_pairs(small, large):
             _check_deal(small, large, deal, rng)
 
 
+def _larger_start(deal: int, large: str) -> Position:
+    """The deal under ``large``; a selective player picks deal card 14, the
+    standard deal's base card."""
+    pick = deal_cards(deal)[13] if parse_profile(large).layout == "selective" else None
+    return Position.from_deal(deal, large, pick=pick)
+
+
 @pytest.mark.parametrize(
-    "large", ["superior", "strict:draw=1", "hevagames:draw=1,fill=free", "hevagames"]
+    "large", ["superior", "strict:draw=1", "hevagames:draw=1,fill=free", "hevagames", "selective"]
 )
 def test_a_smaller_line_replays_under_the_larger(large):
     """``larger_line`` writes a `strict` line as a line of a profile a sequence
@@ -245,7 +255,7 @@ def test_a_smaller_line_replays_under_the_larger(large):
         r = canfield.solve(deal, profile="strict", nodes=LINE_NODES * 5, memory="64MB")
         line = r.moves or r.best_line
         out = larger_line(Position.from_deal(deal, "strict"), line, large)
-        pos = Position.from_deal(deal, large)
+        pos = _larger_start(deal, large)
         for m in out:
             pos = pos.apply(m)
         assert pos.banked == r.banked, (deal, large)
@@ -265,3 +275,21 @@ def test_larger_line_refuses_what_it_cannot_write():
     bad = next(m for m in ("T1>T2", "T2>T1", "T3>T4", "W>T1") if m not in _core_legal(start))
     with pytest.raises(ValueError):  # IllegalMove is a ValueError naming the move
         larger_line(start, [bad], "superior")
+
+
+def test_the_standard_start_is_a_selective_start():
+    """``layout``: picking deal card 14 lays out the standard deal exactly, and
+    no other pick does (counted, so that the comparison can fail)."""
+    same = other = 0
+    for deal in range(40):
+        standard = Position.from_deal(deal, "strict").snapshot()
+        five = deal_cards(deal)[13:18]
+        for i, card in enumerate(five):
+            picked = Position.from_deal(deal, "selective", pick=card).snapshot()
+            if i == 0:
+                assert picked == standard, deal
+                same += 1
+            else:
+                assert picked != standard, (deal, i)
+                other += 1
+    assert same == 40 and other == 160

@@ -23,6 +23,7 @@ PROFILES = [
     "storehouse",
     "superior",  # fill: auto to free (a sequence step)
     "strict:draw=1",  # draw: 3 to 1 (a sequence step)
+    "selective",  # layout: the standard start is one of its five
 ]
 DEALS = range(60)
 NODES = 3_000
@@ -42,8 +43,8 @@ def test_solver_verdicts_agree_with_every_relation():
     pairs = related_pairs(PROFILES)
     # strict <= hevagames <= cardgames, solvitaire <= both, passes=2 <= strict
     # (and so <= hevagames, cardgames), storehouse:passes=2 <= storehouse;
-    # strict and strict:passes=2 <= superior and <= strict:draw=1
-    assert len(pairs) == 13, pairs
+    # strict and strict:passes=2 <= superior, <= strict:draw=1 and <= selective
+    assert len(pairs) == 15, pairs
     bad = contradictions(rows)
     assert bad.empty, bad.to_string()
     done = settled(rows)
