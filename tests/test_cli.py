@@ -165,6 +165,35 @@ def test_replay_reports_blocked():
     assert r.output == "banked 1/52  blocked\n"
 
 
+@pytest.mark.parametrize(
+    ("larger", "pick"), [("superior", None), ("strict:draw=1", None), ("selective", "7D")]
+)
+def test_replay_as_writes_a_line_of_the_larger_profile(larger, pick):
+    """--as: a strict win of deal 2, written out for a profile that contains
+    strict, replays as it is to a win under that profile; its moves are the
+    strict ones with moves added where the larger needs them (counted)."""
+    solved = run("solve", "2", "--nodes", "200K")
+    assert solved.exit_code == 0 and "# deal 2  profile strict  won" in solved.output
+    r = run("replay", "-", "--as", larger, input=solved.output)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    head = f"# deal 2  profile {larger}" + (f"  pick {pick}" if pick else "") + "  won"
+    assert lines[0] == head + "  banked 52/52", lines[0]
+    assert lines[-1] == f"# banked 52/52  won under {larger}"
+    added = int(lines[1].rsplit(", ", 1)[1].split()[0])
+    moves = [m.split(". ", 1)[1] for m in lines if not m.startswith("#")]
+    strict = [m.split(". ", 1)[1] for m in solved.output.splitlines() if not m.startswith("#")]
+    assert len(moves) == len(strict) + added
+    assert (added > 0) == (larger != "selective"), added
+    again = run("replay", "-", input=r.output)  # the header names deal, profile, pick
+    assert again.exit_code == 0 and again.output == "banked 52/52  won\n", again.output
+
+
+def test_replay_as_refuses_a_profile_that_does_not_contain_the_line():
+    r = run("replay", "-p", "hevagames", "--deal", "0", "-", "--as", "strict", input="draw\n")
+    assert_user_error(r, "hevagames is not contained in strict")
+
+
 def test_replay_agrees_with_the_engine_on_random_play():
     rng = random.Random(3)
     pos = Position.from_deal(9, "hevagames")

@@ -46,6 +46,7 @@ PAIRS = [
     ("cardgames", "cardgames-draw1"),  # draw
     ("strict", "hevagames:draw=1,fill=free"),  # draw + moves + space + fill
     ("strict", "selective:moves=any"),  # layout (the start) + moves
+    ("double", "double:draw=1"),  # draw, under two packs (engine/core_double.py)
 ]
 #: Pairs whose random play never banks a base-rank card (while it has another
 #: move): wrap=ak differs from wrap=base only on a base-rank card at a

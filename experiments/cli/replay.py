@@ -7,11 +7,12 @@ from pathlib import Path
 
 import click
 
+from canfield.engine.cards import card_str
 from canfield.engine.notation import Move, Pick, read_moves
 from canfield.engine.position import IllegalMove, Position
 from canfield.engine.profiles import Profile, parse_profile
 from canfield.experiments.cli.errors import fail
-from canfield.experiments.cli.header import Header, find_header
+from canfield.experiments.cli.header import Header, find_header, header_line
 from canfield.experiments.cli.options import (
     PROFILE_HELP,
     check_pick,
@@ -20,6 +21,7 @@ from canfield.experiments.cli.options import (
     start_position,
 )
 from canfield.experiments.cli.sources import Source, cards_source, read_one
+from canfield.experiments.relations import larger_line, relation, unrelated_reason
 
 _NO_SOURCE = (
     "give one of --deal N, --cards, --file F or --position P, or a move list that "
@@ -157,6 +159,14 @@ def play_entries(
 )
 @click.option("--show", is_flag=True, help="Print every position along the way.")
 @click.option("--pick", metavar="CARD", help="Base card for the selective profile.")
+@click.option(
+    "--as",
+    "as_profile",
+    metavar="PROFILE",
+    help="Write the line out as a line of PROFILE, a profile that contains the "
+    "line's own (docs/relations.md: strict as superior, draw 3 as draw 1), "
+    "replayed under it, in the output format of 'canfield solve'.",
+)
 def replay_cmd(
     moves_path: str,
     profile: str | None,
@@ -166,6 +176,7 @@ def replay_cmd(
     position_file: str | None,
     show: bool,
     pick: str | None,
+    as_profile: str | None,
 ) -> None:
     """Replay a move list (docs/rules.md section 6) on one deal or position and report the result.
 
@@ -175,6 +186,12 @@ def replay_cmd(
     line 'pick CARD' chooses the base card under the selective profile. Ends
     with a line such as 'banked 17/52  blocked' (won, blocked or playing); an
     illegal move stops with 'error: move 7 (T1>T2x3): <reason>' and exit code 2.
+
+    With --as PROFILE the line, once replayed, is written out as a line of
+    PROFILE (each move kept, with the draws or the reserve fill that PROFILE
+    needs after it), replayed under PROFILE from the same deal, and printed
+    as 'canfield solve' prints a line, so the output replays as it is: a
+    strict win becomes a superior win that anyone can check.
     """
     pos, entries, _source = start_of(
         moves_path, profile, deal_number, cards, deal_file, position_file, pick
@@ -188,10 +205,51 @@ def replay_cmd(
         click.echo(f"{i}. {move}")
         click.echo(after.show())
 
+    start = pos
     pos = play_entries(pos, entries, print_step if show else None)[-1]
     if show:
         click.echo()
-    click.echo(f"banked {pos.banked}/{pos.game.n_cards}  {pos.status()}")
+    if as_profile is None:
+        click.echo(f"banked {pos.banked}/{pos.game.n_cards}  {pos.status()}")
+        return
+    _write_as(start, [str(m) for _n, _t, m in entries], _source, as_profile)
+
+
+def _write_as(start: Position, moves: list[str], source: Source, text: str) -> None:
+    """Print ``moves`` (a line of ``start``'s profile) as a line of profile ``text``."""
+    large = parse_profile(text)
+    small = start.profile
+    if relation(small, large) is None:
+        fail(
+            f"{small.canonical()} is not contained in {large.canonical()} "
+            f"({unrelated_reason(small, large)}): its lines are not lines of it"
+        )
+    try:
+        out = larger_line(start, moves, large)
+    except ValueError as exc:  # a table the larger profile misses: a bug, named
+        fail(f"cannot write the line for {large.canonical()}: {exc}")
+    pick = start.game.pick
+    if large.layout == "selective" and pick is None and start.game.deal is not None:
+        pick = start.game.deal[13]  # the standard deal is the pick of deal card 14
+    if source.position is not None:
+        big = source.read_position(large)
+    else:
+        big = start_position(source.deck(large.packs), source.deal, large, pick)
+    final = play_entries(big, [(i, m, m) for i, m in enumerate(out, 1)])[-1]
+    name = large.canonical()
+    status = final.status()
+    click.echo(
+        header_line(
+            source, name, card_str(pick) if pick is not None else None, status, final.banked
+        )
+    )
+    click.echo(
+        f"# the line of {small.canonical()} written out for {name} "
+        f"(docs/relations.md): {len(out)} moves, {len(out) - len(moves)} added"
+    )
+    for i, m in enumerate(out, 1):
+        click.echo(f"{i:4d}. {m}")
+    click.echo(f"# banked {final.banked}/{final.game.n_cards}  {status} under {name}")
 
 
 def _check_agrees(
