@@ -761,6 +761,11 @@ def test_settle_rows_only_where_the_relation_implies_it(pair):
     assert [g["stop_reason"] for g in settle_rows(df, found, {"hevagames": [20]}, 2)] == [
         "relation:strict"
     ]
+    # a settled win banks every card of its game: 104 under two packs
+    df = plant({(20, "strict"): "won", (20, "hevagames"): "unknown"})
+    df["profile"] = df["profile"].map({"strict": "double:passes=2", "hevagames": "double"})
+    got = settle_rows(df, empty, {"double": [20]}, 1)
+    assert [(g["result"], g["banked"]) for g in got] == [("won", 104)]
 
 
 def test_settling_turned_on_later_starts_at_the_first_rung_not_begun(pair, searched, tmp_path):

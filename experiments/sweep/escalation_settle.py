@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from canfield.engine.profiles import parse_profile
 from canfield.engine.version import __version__
 from canfield.experiments.relations import settled
 from canfield.experiments.sweep.attempts import RELATION_PREFIX, merge_attempts
@@ -25,9 +26,10 @@ def settle_rows(
     sweep and the rungs before ``rung`` leave it, decides it
     (:func:`canfield.experiments.relations.settled`): won when the smaller
     profile won, lost when the larger lost. The attempt copies the row's
-    columns with the verdict, ``banked`` 52 for a win (a loss keeps the row's
-    best line: a lower bound; the larger's count bounds it from above), no
-    search (0 nodes, 0 seconds) and ``stop_reason`` ``relation:<profile>``.
+    columns with the verdict, ``banked`` every card for a win (52, or 104
+    under two packs; a loss keeps the row's best line: a lower bound; the
+    larger's count bounds it from above), no search (0 nodes, 0 seconds) and
+    ``stop_reason`` ``relation:<profile>``.
     """
     wanted = {(d, p) for p, deals in todo.items() for d in deals}
     # only what stood when the rung began: a resumed rung must not settle from
@@ -59,7 +61,7 @@ def settle_rows(
             "deal": int(deal),
             "profile": unit,
             "result": verdict,
-            "banked": 52 if won else int(row["banked"]),
+            "banked": parse_profile(unit).cards if won else int(row["banked"]),
             "seconds": 0.0,
             "nodes": 0,
             "peak_table_bytes": 0,
