@@ -32,8 +32,8 @@ pair_table
     rows settled.
 related_sections
     The report's "Related profiles" section.
-larger_line
-    A line of the smaller profile written as a line of the larger.
+larger_start, larger_line
+    A start and a line of the smaller profile written for the larger.
 """
 
 from __future__ import annotations
@@ -59,22 +59,25 @@ ORDERS: dict[str, frozenset[tuple[object, object]]] = {
     "build": frozenset({("alt", "rank"), ("suit", "rank")}),
     "wrap": frozenset({("base", "ak")}),
 }
-#: The steps after which a move of the smaller profile may take the larger
-#: more than one move: a draw of three is three draws of one, and the fill
-#: that ``fill=auto`` makes inside a move is a move of its own under
-#: ``fill=free`` (docs/relations.md, "draw" and "fill").
-SEQUENCE_STEPS = frozenset({"draw", "fill"})
-#: Layouts whose start the larger profile may choose: a ``selective`` player
-#: who picks deal card 14 as the base card has the standard deal's start
-#: (docs/relations.md, "layout").
-LAYOUT_STEPS = frozenset({("standard", "selective")})
-#: Why the reverse of a sequence step relates nothing (docs/relations.md,
-#: "Not related"); every other pair of values without an argued order gets
-#: "no argued order".
+#: The sequence steps, each with why its reverse relates nothing
+#: (docs/relations.md, "Not related"; every other pair of values without an
+#: argued order gets "no argued order").
 ONE_WAY = {
     "draw": "a draw of 1 is not a sequence of draws of 3",
     "fill": "fill=free leaves an empty column empty, fill=auto fills it at once",
 }
+#: The steps after which a move of the smaller profile may take the larger
+#: more than one move: a draw of three is three draws of one, and the fill
+#: that ``fill=auto`` makes inside a move is a move of its own under
+#: ``fill=free`` (docs/relations.md, "draw" and "fill").
+SEQUENCE_STEPS = frozenset(ONE_WAY)
+#: Layouts whose start the larger profile may choose: a ``selective`` player
+#: who picks deal card 14 as the base card has the standard deal's start
+#: (docs/relations.md, "layout").
+LAYOUT_STEPS = frozenset({("standard", "selective")})
+#: The deal card (0-based) that the standard layout puts on a foundation:
+#: the ``selective`` pick that gives the standard start.
+_STANDARD_BASE = 13
 #: The name of the relation between two profiles with the same rules.
 SAME_RULES = "same rules"
 
@@ -409,6 +412,27 @@ def _completed(big: Position, target: dict, keep: bool, added: int) -> list[str]
     return min(tails, key=len) if tails else None
 
 
+def larger_start(start: Position, larger: str | Profile) -> Position:
+    """``start``'s table under ``larger``, with its deal; under a ``selective``
+    larger profile from the standard deal, with the pick of deal card 14
+    (``layout``). Raises ``PositionError`` if ``larger`` cannot hold it."""
+    large = parse_profile(larger)
+    game = start.game
+    pick = game.pick
+    if large.layout == "selective" and pick is None and game.deal is not None:
+        pick = game.deal[_STANDARD_BASE]
+    snap = start.snapshot()
+    if large.passes == UNLIMITED:  # an unlimited profile keeps no count
+        snap["redeals"] = 0
+    return Position.from_parts(
+        large,
+        **snap,
+        deal=game.deal,
+        deal_number=game.deal_number,
+        pick=pick if large.layout == "selective" else None,
+    )
+
+
 def larger_line(start: Position, moves: Iterable[str], larger: str | Profile) -> list[str]:
     """A line of ``start``'s (smaller) profile written as a line of ``larger``.
 
@@ -444,17 +468,17 @@ def larger_line(start: Position, moves: Iterable[str], larger: str | Profile) ->
     rel = relation(start.profile, larger)
     if rel is None:
         raise ValueError(f"{start.profile.canonical()} is not contained in {larger}")
-    large = parse_profile(larger)
-    keep = large.passes != UNLIMITED
-    snap = start.snapshot()
-    big = Position.from_parts(large, **{**snap, "redeals": snap["redeals"] if keep else 0})
+    keep = parse_profile(larger).passes != UNLIMITED
+    big = larger_start(start, larger)
     most = 0 if rel.same_moves else _MAX_ADDED  # a containment of moves adds none
     small, out = start, []
     for i, m in enumerate(moves):
         small, big = small.apply(m), big.apply(m)
         added = _completed(big, _table(small, keep), keep, most)
         if added is None:
-            raise ValueError(f"move {i + 1} ({m}): {large.canonical()} does not reach its table")
+            raise ValueError(
+                f"move {i + 1} ({m}): {big.profile.canonical()} does not reach its table"
+            )
         for extra in added:
             big = big.apply(extra)
         out += [m, *added]
@@ -469,6 +493,7 @@ __all__ = [
     "SEQUENCE_STEPS",
     "contradictions",
     "larger_line",
+    "larger_start",
     "pair_table",
     "related_pairs",
     "related_sections",

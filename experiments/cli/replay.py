@@ -21,7 +21,12 @@ from canfield.experiments.cli.options import (
     start_position,
 )
 from canfield.experiments.cli.sources import Source, cards_source, read_one
-from canfield.experiments.relations import larger_line, relation, unrelated_reason
+from canfield.experiments.relations import (
+    larger_line,
+    larger_start,
+    relation,
+    unrelated_reason,
+)
 
 _NO_SOURCE = (
     "give one of --deal N, --cards, --file F or --position P, or a move list that "
@@ -228,14 +233,9 @@ def _write_as(start: Position, moves: list[str], source: Source, text: str) -> N
         out = larger_line(start, moves, large)
     except ValueError as exc:  # a table the larger profile misses: a bug, named
         fail(f"cannot write the line for {large.canonical()}: {exc}")
-    pick = start.game.pick
-    if large.layout == "selective" and pick is None and start.game.deal is not None:
-        pick = start.game.deal[13]  # the standard deal is the pick of deal card 14
-    if source.position is not None:
-        big = source.read_position(large)
-    else:
-        big = start_position(source.deck(large.packs), source.deal, large, pick)
+    big = larger_start(start, large)
     final = play_entries(big, [(i, m, m) for i, m in enumerate(out, 1)])[-1]
+    pick = big.game.pick
     name = large.canonical()
     status = final.status()
     click.echo(
