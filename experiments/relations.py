@@ -25,8 +25,9 @@ related_pairs
     Every contained pair among the profiles (or labels) of a run.
 contradictions
     Every (deal, smaller, larger) whose rows break a relation.
-settled
-    The unknown rows a related decided row settles.
+settled, with_settled
+    The unknown rows a related decided row settles, and the rows with those
+    verdicts written in.
 pair_table
     Per related pair: deals compared, decided under both, contradictions,
     rows settled.
@@ -321,6 +322,48 @@ def settled(rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(found, columns=COMPARED_COLUMNS + ["unit", "settled_as"])
 
 
+def with_settled(rows: pd.DataFrame, found: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows with every unknown row that a related row settles decided.
+
+    A row settled won banks every card of its game (52, or 104 under two
+    packs); a row settled lost keeps its banked, a lower bound of its best
+    (the larger's count bounds it from above). A column ``settled_by`` names
+    the profile (or label) whose row decided it, empty for every other row.
+
+    Parameters
+    ----------
+    rows : DataFrame
+        As for :func:`settled`.
+    found : DataFrame, optional
+        What :func:`settled` returns for ``rows`` (computed when not given).
+    """
+    found = settled(rows) if found is None else found
+    out = rows.copy()
+    out["settled_by"] = ""
+    if found.empty:
+        return out
+    unit = out["label"] if "label" in out else out["profile"]
+    solver = out["player"] == "solver" if "player" in out else True
+    # a row settled by several related rows takes the first: all agree, or
+    # the rows contradict each other and the report says so
+    first = found.drop_duplicates(["deal", "unit"], keep="first")
+    for deal, name, verdict, smaller, larger in zip(
+        first["deal"],
+        first["unit"],
+        first["settled_as"],
+        first["smaller"],
+        first["larger"],
+        strict=True,
+    ):
+        at = (out["deal"] == deal) & (unit == name) & solver & (out["result"] == "unknown")
+        out.loc[at, "result"] = verdict
+        out.loc[at, "settled_by"] = smaller if verdict == "won" else larger
+        if verdict == "won":
+            cards = [parse_profile(p).cards for p in out.loc[at, "profile"]]
+            out.loc[at, "banked"] = pd.Series(cards, dtype=out["banked"].dtype).to_numpy()
+    return out
+
+
 def pair_table(rows: pd.DataFrame) -> pd.DataFrame:
     """One line per related pair: deals compared, contradictions, rows settled.
 
@@ -500,4 +543,5 @@ __all__ = [
     "relation",
     "settled",
     "unrelated_reason",
+    "with_settled",
 ]

@@ -17,6 +17,11 @@ paired
     p-values, mean banked difference A - B with a 95% t interval.
 by_base
     Win % over decided deals by base rank, per profile.
+settled
+    When related profiles' decided rows settle unknown rows
+    (docs/relations.md): the summary of each profile so settled with those
+    verdicts written in, and a line per settled row. The other tables keep
+    the rows as run.
 
 When the runs hold a blind player (``--player`` of the sweep, e.g. one run
 of the solver and one of greedy on the same profile and deals), labels become
@@ -53,7 +58,12 @@ import pandas as pd
 from canfield.engine.cards import RANKS
 from canfield.engine.profiles import parse_profile
 from canfield.engine.scores import CASINO_PER_CARD, CASINO_PRICE
-from canfield.experiments.relations import related_sections
+from canfield.experiments.relations import (
+    contradictions,
+    related_sections,
+    settled,
+    with_settled,
+)
 from canfield.experiments.report_estimates import (
     ESTIMATE_TITLES,
     StageCount,
@@ -621,6 +631,74 @@ def summary_display(s: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+SETTLED_TITLE = "Win rate with the rows related profiles settle (docs/relations.md)"
+SETTLED_LIST_TITLE = "Rows settled by a related profile's row"
+
+
+def settled_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What the related profiles' rows settle, per profile and per deal.
+
+    The summary table (:func:`summary_table`) of every label with a settled
+    row, over its rows with the settled verdicts written in
+    (:func:`experiments.relations.with_settled`), plus ``settled_won`` and
+    ``settled_lost``; and one line per settled row (``deal, profile,
+    settled_as, by, relation``). Both are empty when nothing is settled, or
+    when the rows contradict a relation: then no row of them is trusted.
+    """
+    found = settled(df)
+    if found.empty or not contradictions(df).empty:
+        return pd.DataFrame(), pd.DataFrame()
+    rows = with_settled(df, found)
+    if "label" not in rows:
+        rows["label"] = rows["profile"]
+    by = rows[rows["settled_by"] != ""]
+    labels = list(dict.fromkeys(by["label"]))
+    table = summary_table(rows[rows["label"].isin(labels)])
+    for verdict in ("won", "lost"):
+        counts = by[by["result"] == verdict].groupby("label").size()
+        table[f"settled_{verdict}"] = [int(counts.get(lab, 0)) for lab in table["profile"]]
+    first = found.drop_duplicates(["deal", "unit"], keep="first")
+    listed = pd.DataFrame(
+        {
+            "deal": first["deal"].astype(int),
+            "profile": first["unit"],
+            "settled_as": first["settled_as"],
+            "by": [
+                s if v == "won" else lg
+                for s, lg, v in zip(
+                    first["smaller"], first["larger"], first["settled_as"], strict=True
+                )
+            ],
+            "relation": first["by"],
+        }
+    )
+    return table, listed.sort_values(["profile", "deal"]).reset_index(drop=True)
+
+
+def settled_display(table: pd.DataFrame, listed: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """The report's sections for :func:`settled_tables` (none when it is empty)."""
+    if table.empty:
+        return []
+    shown = summary_display(table).iloc[:, :8]
+    shown.insert(5, "settled won", table["settled_won"].to_numpy())
+    shown.insert(6, "settled lost", table["settled_lost"].to_numpy())
+    groups = listed.groupby(["profile", "settled_as", "by", "relation"], sort=False)["deal"]
+    deals = groups.apply(_deal_list).reset_index(name="deals")
+    deals.insert(4, "rows", groups.size().to_numpy())
+    return [(SETTLED_TITLE, shown), (SETTLED_LIST_TITLE, deals.rename(columns=_SPACED))]
+
+
+_SPACED = {"settled_as": "settled as"}
+#: deals named per line of the settled rows' table; settled.csv names every one
+SETTLED_SHOWN = 12
+
+
+def _deal_list(deals: pd.Series) -> str:
+    shown = ", ".join(str(d) for d in deals.iloc[:SETTLED_SHOWN])
+    more = len(deals) - SETTLED_SHOWN
+    return shown if more <= 0 else f"{shown} and {more} more (settled.csv)"
+
+
 def paired_display(p: pd.DataFrame) -> pd.DataFrame:
     """The paired table, formatted."""
     if p.empty:
@@ -740,6 +818,9 @@ class Report:
     decisions: pd.DataFrame = field(default_factory=pd.DataFrame)
     estimates: pd.DataFrame = field(default_factory=pd.DataFrame)
     escalation: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: :func:`settled_tables`: per profile, and one line per settled row
+    settled: pd.DataFrame = field(default_factory=pd.DataFrame)
+    settled_rows: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def unfinished(self) -> list[RunCount]:
         """The runs that hold fewer rows than their ``run.json`` asks for."""
@@ -794,7 +875,7 @@ class Report:
             )
         if not self.decisions.empty:
             out.append((DECISIONS_TITLE, self.decisions))
-        return out + self.related
+        return out + self.related + settled_display(self.settled, self.settled_rows)
 
     def to_text(self, width: int | None = None) -> str:
         """The report as plain text.
@@ -835,6 +916,14 @@ class Report:
                 "intervals: they count every unknown deal lost (or at its banked) and won "
                 "(or at every card: 52, or 104 under double).",
             ]
+        if not self.settled.empty:
+            out += [
+                "",
+                "A row left unknown that a related profile's decided row settles "
+                "(docs/relations.md) is counted decided only in the last two sections, "
+                "not in the tables above it (`canfield escalate --settle` writes such "
+                "verdicts into a run, where every table counts them).",
+            ]
         if self.unfinished():
             out += ["", "**Unfinished runs**: " + "; ".join(c.warning() for c in self.unfinished())]
         if self.unfinished_escalations():
@@ -866,7 +955,8 @@ class Report:
     def write(self, out_dir: str | os.PathLike) -> list[Path]:
         """Write ``report.md`` and ``summary.csv``, ``paired.csv``, ``by_base.csv``
         (plus ``players.csv`` and ``gap.csv`` when the runs hold a blind player,
-        ``estimates.csv`` for solver runs and ``escalation.csv`` for escalated ones)."""
+        ``estimates.csv`` for solver runs, ``escalation.csv`` for escalated ones
+        and ``settled.csv``, a line per row a related profile's row settles)."""
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)
         paths = [d / "report.md", d / "summary.csv", d / "paired.csv", d / "by_base.csv"]
@@ -879,6 +969,7 @@ class Report:
             ("escalation", self.escalation),
             ("players", self.players),
             ("gap", self.gap),
+            ("settled", self.settled_rows),
         ):
             if not table.empty:
                 paths.append(d / f"{name}.csv")
@@ -892,6 +983,7 @@ def build_report(df: pd.DataFrame) -> Report:
     df = df.copy()
     # every folder given, a folder with no rows yet included
     runs = [c.run for c in counts] or (list(dict.fromkeys(df["run"])) if "run" in df else [])
+    settled_by_profile, settled_rows = settled_tables(df)
     return Report(
         summary_table(df),
         paired_table(df),
@@ -904,6 +996,8 @@ def build_report(df: pd.DataFrame) -> Report:
         decisions_section(df.attrs.get("run_paths", [])),
         estimates_table(df),
         pd.DataFrame(df.attrs.get("escalation", [])),
+        settled_by_profile,
+        settled_rows,
     )
 
 

@@ -73,6 +73,11 @@ def test_players_report_is_current(tmp_path: Path) -> None:
 def test_ladders_1k_report_is_current(tmp_path: Path) -> None:
     remade(LADDERS_1K, tmp_path, "--pool")
     assert differing(PUBLISHED / "ladders-1k-report", tmp_path) == []
+    # the README's superior bracket on 0-999: 4 of superior-1k's 14 unknowns
+    # are strict wins, so 949 / 41 / 10
+    text = (PUBLISHED / "ladders-1k-report" / "report.md").read_text()
+    assert "| superior | 1000 | 949 | 41 | 10 | 4 | 0 | 95.9 [94.4, 96.9] | 94.9 .. 95.9 |" in text
+    assert "| superior | won | strict | fill | 4 | 13, 179, 321, 351 |" in text
 
 
 def test_related_2k_report_is_current(tmp_path: Path) -> None:
@@ -82,3 +87,6 @@ def test_related_2k_report_is_current(tmp_path: Path) -> None:
     # settled from strict wins (36 and 4), none contradicted
     text = (PUBLISHED / "related-2k-report" / "report.md").read_text()
     assert "Related profiles: no contradiction; 40 unknown rows settled" in text
+    # what they come to: the brackets the README gives for variants-2k-est
+    assert "| superior | 2000 | 1754 | 68 | 178 | 36 | 0 |" in text
+    assert "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |" in text

@@ -29,6 +29,7 @@ from canfield.experiments.relations import (
     relation,
     settled,
     unrelated_reason,
+    with_settled,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,6 +208,33 @@ def test_settled_by_hand():
     assert (t["deals"] == 3).all() and (t["contradictions"] == 0).all()
 
 
+def test_settled_rows_are_written_in_with_every_card_of_their_game():
+    rows = _frame(
+        [
+            (0, "strict", "won", 52),  # settles hevagames won: 52
+            (0, "hevagames", "unknown", 30),
+            (1, "strict", "unknown", 20),  # cardgames lost settles strict lost
+            (1, "cardgames", "lost", 25),
+            (2, "double", "won", 104),  # two packs: a settled win banks 104
+            (2, "double:draw=1", "unknown", 60),
+            (3, "strict", "won", 52),  # a blind player's row is never settled
+            (3, "hevagames", "unknown", 30, "greedy"),
+            (4, "strict", "unknown", 20),  # nothing decides it: stays as it was
+            (4, "hevagames", "unknown", 25),
+        ]
+    )
+    out = with_settled(rows)
+    got = out.set_index(["deal", "profile", "player"])[["result", "banked", "settled_by"]]
+    assert got.loc[(0, "hevagames", "solver")].tolist() == ["won", 52, "strict"]
+    assert got.loc[(1, "strict", "solver")].tolist() == ["lost", 20, "cardgames"]
+    assert got.loc[(2, "double:draw=1", "solver")].tolist() == ["won", 104, "double"]
+    assert got.loc[(3, "hevagames", "greedy")].tolist() == ["unknown", 30, ""]
+    assert got.loc[(4, "hevagames", "solver")].tolist() == ["unknown", 25, ""]
+    changed = (out["result"] != rows["result"]) | (out["banked"] != rows["banked"])
+    assert int(changed.sum()) == 3 == int((out["settled_by"] != "").sum())
+    assert "settled_by" not in rows
+
+
 # ---- the report --------------------------------------------------------------------
 
 
@@ -259,3 +287,28 @@ def test_report_without_contradiction_says_so(tmp_path):
     assert line.split()[3:] == ["moves+space", "10", "4", "0", "0", "4"]
     total = next(ln for ln in out.splitlines() if ln.strip().startswith("all 1 pairs"))
     assert total.split()[3:] == ["10", "4", "0", "0", "4"]
+
+
+def test_report_counts_the_settled_rows_beside_the_rows_as_run(tmp_path):
+    res = _report(tmp_path, planted=False)
+    lines = res.stdout.splitlines()
+    # as run: strict 4 won, 6 unknown; with hevagames' losses on 6-9 written in
+    start = lines.index("Win rate with the rows related profiles settle (docs/relations.md)")
+    row = next(ln for ln in lines[start:] if ln.strip().startswith("strict "))
+    assert row.split()[:8] == ["strict", "10", "4", "4", "2", "0", "4", "50.0"]
+    listed = lines[lines.index("Rows settled by a related profile's row") :]
+    row = next(ln for ln in listed if ln.strip().startswith("strict "))
+    assert row.split() == ["strict", "lost", "hevagames", "moves+space", "4", "6,", "7,", "8,", "9"]
+    csv = pd.read_csv(tmp_path / "rep" / "settled.csv")
+    assert csv["deal"].tolist() == [6, 7, 8, 9]
+    assert set(csv["settled_as"]) == {"lost"} and set(csv["by"]) == {"hevagames"}
+    # the table as run is the same as before: settled rows are shown apart
+    summary = pd.read_csv(tmp_path / "rep" / "summary.csv").set_index("profile")
+    assert summary.loc["strict", ["won", "lost", "unknown"]].tolist() == [4, 0, 6]
+
+
+def test_rows_that_contradict_a_relation_settle_nothing(tmp_path):
+    res = _report(tmp_path, planted=True)
+    assert "CONTRADICTION" in res.stdout
+    assert "Win rate with the rows related profiles settle" not in res.stdout
+    assert not (tmp_path / "rep" / "settled.csv").exists()
