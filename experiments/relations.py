@@ -395,17 +395,21 @@ def _pair_table(df: pd.DataFrame, bad: pd.DataFrame, done: pd.DataFrame) -> pd.D
     return pd.DataFrame(out)
 
 
-def related_sections(rows: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+def related_sections(
+    rows: pd.DataFrame, bad: pd.DataFrame | None = None, done: pd.DataFrame | None = None
+) -> list[tuple[str, pd.DataFrame]]:
     """The report's "Related profiles" section, and a contradiction list if any.
 
     The section has a line per related pair and a last line totalling them
     (its ``deals`` is the row pairs compared). A contradiction means a solver
     or engine bug (or damaged rows): the title says ``CONTRADICTION`` in
     capitals and a second table lists every one. The report's exit code
-    stays 0 (docs/relations.md says why).
+    stays 0 (docs/relations.md says why). ``bad`` and ``done`` are what
+    :func:`contradictions` and :func:`settled` return for ``rows``, computed
+    when not given.
     """
-    bad = contradictions(rows)
-    done = settled(rows)
+    bad = contradictions(rows) if bad is None else bad
+    done = settled(rows) if done is None else done
     pairs = _pair_table(_solver_rows(rows), bad, done)
     if pairs.empty:
         return [("Related profiles: no two profiles of the runs are related", pairs)]

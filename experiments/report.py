@@ -635,7 +635,9 @@ SETTLED_TITLE = "Win rate with the rows related profiles settle (docs/relations.
 SETTLED_LIST_TITLE = "Rows settled by a related profile's row"
 
 
-def settled_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def settled_tables(
+    df: pd.DataFrame, found: pd.DataFrame | None = None, bad: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """What the related profiles' rows settle, per profile and per deal.
 
     The summary table (:func:`summary_table`) of every label with a settled
@@ -644,9 +646,13 @@ def settled_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     ``settled_lost``; and one line per settled row (``deal, profile,
     settled_as, by, relation``). Both are empty when nothing is settled, or
     when the rows contradict a relation: then no row of them is trusted.
+    ``found`` and ``bad`` are what :func:`experiments.relations.settled` and
+    :func:`experiments.relations.contradictions` return for ``df``, computed
+    when not given.
     """
-    found = settled(df)
-    if found.empty or not contradictions(df).empty:
+    found = settled(df) if found is None else found
+    bad = contradictions(df) if bad is None else bad
+    if found.empty or not bad.empty:
         return pd.DataFrame(), pd.DataFrame()
     rows = with_settled(df, found)
     if "label" not in rows:
@@ -983,7 +989,8 @@ def build_report(df: pd.DataFrame) -> Report:
     df = df.copy()
     # every folder given, a folder with no rows yet included
     runs = [c.run for c in counts] or (list(dict.fromkeys(df["run"])) if "run" in df else [])
-    settled_by_profile, settled_rows = settled_tables(df)
+    bad, found = contradictions(df), settled(df)
+    settled_by_profile, settled_rows = settled_tables(df, found, bad)
     return Report(
         summary_table(df),
         paired_table(df),
@@ -992,7 +999,7 @@ def build_report(df: pd.DataFrame) -> Report:
         players_table(df),
         gap_table(df),
         counts,
-        related_sections(df),
+        related_sections(df, bad, found),
         decisions_section(df.attrs.get("run_paths", [])),
         estimates_table(df),
         pd.DataFrame(df.attrs.get("escalation", [])),
