@@ -37,6 +37,10 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
+#: every `strict` deal of 0-2999 by the ladder, pooled: the README's headline
+STRICT_3K = ("strict-600", "strict-600-999", "strict-1000-1999", "strict-2000-2999")
+
+
 def remade(runs: tuple[str, ...], out: Path, *options: str) -> None:
     args = ["report", *(str(PUBLISHED / r) for r in runs), "--out", str(out), *options]
     result = CliRunner().invoke(main, args)
@@ -90,3 +94,11 @@ def test_related_2k_report_is_current(tmp_path: Path) -> None:
     # what they come to: the brackets the README gives for variants-2k-est
     assert "| superior | 2000 | 1754 | 68 | 178 | 36 | 0 |" in text
     assert "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |" in text
+
+
+def test_strict_3k_report_is_current(tmp_path: Path) -> None:
+    remade(STRICT_3K, tmp_path, "--pool")
+    assert differing(PUBLISHED / "strict-3k-report", tmp_path) == []
+    # the README's first answer: 2,159 won, 839 lost, 2 unknown (205 and 2830)
+    text = (PUBLISHED / "strict-3k-report" / "report.md").read_text()
+    assert "| strict | 3000 | 2159 | 839 | 2 | 72.0 [70.4, 73.6] | 72.0 .. 72.0 |" in text
