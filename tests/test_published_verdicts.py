@@ -3,8 +3,9 @@ version that found it.
 
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
-``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``, ``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``,
-``rainbow3-1k`` and ``superior-1k`` deals 600-999, 1000-1999, 2000-2999 and 0-999 the same way
+``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
+``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and
+``superior-1k`` deals 600-999, 1000-1999, 2000-2999 and 0-999 the same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal and by long one-deal solves, and ``main-10k``
 (``rainbow3-2k-est`` for ``rainbow3-1k``, ``variants-2k-est`` for ``superior-1k``) at
