@@ -189,6 +189,41 @@ def test_replay_as_writes_a_line_of_the_larger_profile(larger, pick):
     assert again.exit_code == 0 and again.output == "banked 52/52  won\n", again.output
 
 
+def test_replay_as_from_a_position_file_replays_as_it_is(tmp_path, monkeypatch):
+    """--as on a solve of a position file: the output's header names the file
+    and the larger profile, and replays (and views) as it is, the file read
+    as a position of the larger profile; a header whose profile does not
+    contain the file's is still refused."""
+    from canfield.engine.formats import position_to_text
+
+    monkeypatch.chdir(tmp_path)
+    pos, rng = Position.from_deal(2), random.Random(1)
+    for _ in range(25):
+        pos = pos.apply(rng.choice(pos.legal_moves()))
+    Path("pos.txt").write_text(position_to_text(pos))  # says profile strict
+    solved = run("solve", "--position", "pos.txt", "--nodes", "1M")
+    assert "# position pos.txt  profile strict  won" in solved.output, solved.output
+    Path("s.txt").write_text(solved.output)
+    for larger in ("superior", "strict:draw=1", "selective"):
+        r = run("replay", "s.txt", "--as", larger)
+        assert r.exit_code == 0, r.output
+        assert r.output.startswith(f"# position pos.txt  profile {larger}  won"), r.output
+        Path("o.txt").write_text(r.output)
+        again = run("replay", "o.txt")
+        assert again.exit_code == 0 and again.output == "banked 52/52  won\n", again.output
+        assert run("view", "o.txt", "-o", "o.html").exit_code == 0
+    unrelated = solved.output.replace("profile strict ", "profile solvitaire ")
+    assert_user_error(
+        run("replay", "-", input=unrelated), "the position says profile strict but solvitaire"
+    )
+    # no header: a profile option is the file's or an error, as before
+    bare = "\n".join(ln for ln in solved.output.splitlines() if not ln.startswith("#"))
+    assert_user_error(
+        run("replay", "--position", "pos.txt", "-p", "superior", "-", input=bare),
+        "the position says profile strict but superior",
+    )
+
+
 def test_replay_as_refuses_a_profile_that_does_not_contain_the_line():
     r = run("replay", "-p", "hevagames", "--deal", "0", "-", "--as", "strict", input="draw\n")
     assert_user_error(r, "hevagames is not contained in strict")

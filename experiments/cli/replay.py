@@ -71,11 +71,20 @@ def _header_position_path(source: Source, moves_path: str) -> Source:
     return Source(position=str(beside)) if beside.is_file() else source
 
 
-def _start(source: Source, prof: Profile | None, pick: int | None) -> Position:
-    """The start position of ``source`` under ``prof`` (None: a position file's own, or strict)."""
+def _start(source: Source, prof: Profile | None, pick: int | None, widen: bool = False) -> Position:
+    """The start position of ``source`` under ``prof`` (None: a position file's own, or strict).
+
+    With ``widen`` (``prof`` is a move list header's), a position file of a
+    profile that ``prof`` contains (docs/relations.md) is read as a position
+    of ``prof``: that is how ``replay --as`` writes a line of a position.
+    """
     if source.position is not None:
         if pick is not None:
             fail("a base pick is for a deal; a position file has its base already")
+        if widen and prof is not None:
+            own = source.read_position(None)
+            if own.profile != prof and relation(own.profile, prof) is not None:
+                return larger_start(own, prof)
         return source.read_position(prof)
     prof = prof if prof is not None else parse_profile(None)
     check_pick(prof, pick)
@@ -118,7 +127,7 @@ def start_of(
         fail(_NO_SOURCE)
     entries = read_moves(text)
     picked = _pick(pick, header, entries)
-    pos = _start(source, prof, picked)
+    pos = _start(source, prof, picked, widen=header is not None)
     if header is not None and source is not header.source:
         _check_agrees(header, moves_path, pos, prof, picked)
     return pos, entries, source
@@ -259,7 +268,7 @@ def _check_agrees(
     theirs = _header_position_path(header.source, moves_path)
     if theirs.position is not None and not Path(theirs.position).is_file():
         return  # the file named in the header is gone: nothing to compare with
-    if _start(theirs, prof, pick) != pos:
+    if _start(theirs, prof, pick, widen=True) != pos:
         fail(
             f"the move list was solved on {header.source.label()}, not on the deal or "
             "position given; drop the option or make them agree"
