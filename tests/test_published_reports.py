@@ -37,8 +37,14 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
-#: every `strict` deal of 0-2999 by the ladder, pooled: the README's headline
-STRICT_3K = ("strict-600", "strict-600-999", "strict-1000-1999", "strict-2000-2999")
+#: every `strict` deal of 0-3999 by the ladder, pooled: the README's headline
+STRICT_4K = (
+    "strict-600",
+    "strict-600-999",
+    "strict-1000-1999",
+    "strict-2000-2999",
+    "strict-3000-3999",
+)
 
 
 def remade(runs: tuple[str, ...], out: Path, *options: str) -> None:
@@ -96,9 +102,9 @@ def test_related_2k_report_is_current(tmp_path: Path) -> None:
     assert "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |" in text
 
 
-def test_strict_3k_report_is_current(tmp_path: Path) -> None:
-    remade(STRICT_3K, tmp_path, "--pool")
-    assert differing(PUBLISHED / "strict-3k-report", tmp_path) == []
-    # the README's first answer: 2,159 won, 840 lost, 1 unknown (205)
-    text = (PUBLISHED / "strict-3k-report" / "report.md").read_text()
-    assert "| strict | 3000 | 2159 | 840 | 1 | 72.0 [70.4, 73.6] | 72.0 .. 72.0 |" in text
+def test_strict_4k_report_is_current(tmp_path: Path) -> None:
+    remade(STRICT_4K, tmp_path, "--pool")
+    assert differing(PUBLISHED / "strict-4k-report", tmp_path) == []
+    # the README's first answer: 2,872 won, 1,125 lost, 3 unknown (205, 3679, 3765)
+    text = (PUBLISHED / "strict-4k-report" / "report.md").read_text()
+    assert "| strict | 4000 | 2872 | 1125 | 3 | 71.9 [70.4, 73.2] | 71.8 .. 71.9 |" in text

@@ -4,8 +4,9 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
-``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and
-``superior-1k`` deals 600-999, 1000-1999, 2000-2999 and 0-999 the same way
+``strict-3000-3999``, ``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``,
+``rainbow3-1k`` and ``superior-1k`` deals 600-999, 1000-3999 and 0-999 the
+same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal and by long one-deal solves, and ``main-10k``
 (``rainbow3-2k-est`` for ``rainbow3-1k``, ``variants-2k-est`` for ``superior-1k``) at
@@ -91,6 +92,8 @@ LADDERS = [
     # every deal decided (toolkit 0.23.12; 2830 lost in 585 million positions
     # at a fourth rung); no benchmark rows of these deals
     Ladder("strict-2000-2999", "strict", range(2000, 3000), (), 0, 0, 0, by_sweep=751),
+    # 3679 and 3765 unknown at 400 million positions (toolkit 0.23.12)
+    Ladder("strict-3000-3999", "strict", range(3000, 4000), (), 2, 0, 0, by_sweep=760),
     # every deal decided (toolkit 0.23.9)
     Ladder(
         "hevagames-1k",
