@@ -92,8 +92,8 @@ LADDERS = [
     # every deal decided (toolkit 0.23.12; 2830 lost in 585 million positions
     # at a fourth rung); no benchmark rows of these deals
     Ladder("strict-2000-2999", "strict", range(2000, 3000), (), 0, 0, 0, by_sweep=751),
-    # 3679 and 3765 unknown at 400 million positions (toolkit 0.23.12)
-    Ladder("strict-3000-3999", "strict", range(3000, 4000), (), 2, 0, 0, by_sweep=760),
+    # 3765 unknown at 800 million positions (toolkit 0.23.12)
+    Ladder("strict-3000-3999", "strict", range(3000, 4000), (), 1, 0, 0, by_sweep=760),
     # every deal decided (toolkit 0.23.9)
     Ladder(
         "hevagames-1k",
