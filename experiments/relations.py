@@ -298,8 +298,10 @@ def settled(rows: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Columns ``deal, smaller, larger, by, unit, settled_as``: ``unit`` is
-        the profile (or label) whose unknown row is settled.
+        Columns ``deal, smaller, larger, by, unit, settled_as, source``:
+        ``unit`` is the profile (or label) whose unknown row is settled,
+        ``source`` the one whose decided row settles it (the smaller for a
+        win, the larger for a loss).
     """
     df = _solver_rows(rows)
     found = []
@@ -307,7 +309,10 @@ def settled(rows: pd.DataFrame) -> pd.DataFrame:
         j = _joined(df, rel)
         won = j[(j["result_s"] == "won") & (j["result_l"] == "unknown")]
         lost = j[(j["result_l"] == "lost") & (j["result_s"] == "unknown")]
-        for deals, unit, verdict in ((won, rel.larger, "won"), (lost, rel.smaller, "lost")):
+        for deals, unit, verdict, source in (
+            (won, rel.larger, "won", rel.smaller),
+            (lost, rel.smaller, "lost", rel.larger),
+        ):
             for deal in deals["deal"]:
                 found.append(
                     {
@@ -317,9 +322,10 @@ def settled(rows: pd.DataFrame) -> pd.DataFrame:
                         "by": rel.by,
                         "unit": unit,
                         "settled_as": verdict,
+                        "source": source,
                     }
                 )
-    return pd.DataFrame(found, columns=COMPARED_COLUMNS + ["unit", "settled_as"])
+    return pd.DataFrame(found, columns=COMPARED_COLUMNS + ["unit", "settled_as", "source"])
 
 
 def with_settled(rows: pd.DataFrame, found: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -347,17 +353,12 @@ def with_settled(rows: pd.DataFrame, found: pd.DataFrame | None = None) -> pd.Da
     # a row settled by several related rows takes the first: all agree, or
     # the rows contradict each other and the report says so
     first = found.drop_duplicates(["deal", "unit"], keep="first")
-    for deal, name, verdict, smaller, larger in zip(
-        first["deal"],
-        first["unit"],
-        first["settled_as"],
-        first["smaller"],
-        first["larger"],
-        strict=True,
+    for deal, name, verdict, source in zip(
+        first["deal"], first["unit"], first["settled_as"], first["source"], strict=True
     ):
         at = (out["deal"] == deal) & (unit == name) & solver & (out["result"] == "unknown")
         out.loc[at, "result"] = verdict
-        out.loc[at, "settled_by"] = smaller if verdict == "won" else larger
+        out.loc[at, "settled_by"] = source
         if verdict == "won":
             cards = [parse_profile(p).cards for p in out.loc[at, "profile"]]
             out.loc[at, "banked"] = pd.Series(cards, dtype=out["banked"].dtype).to_numpy()

@@ -669,12 +669,7 @@ def settled_tables(
             "deal": first["deal"].astype(int),
             "profile": first["unit"],
             "settled_as": first["settled_as"],
-            "by": [
-                s if v == "won" else lg
-                for s, lg, v in zip(
-                    first["smaller"], first["larger"], first["settled_as"], strict=True
-                )
-            ],
+            "by": first["source"],
             "relation": first["by"],
         }
     )

@@ -45,16 +45,10 @@ def settle_rows(
         return []
     base = now.set_index(["deal", "profile"])
     out = []
-    for deal, unit, smaller, larger, verdict in zip(
-        found["deal"],
-        found["unit"],
-        found["smaller"],
-        found["larger"],
-        found["settled_as"],
-        strict=True,
+    for deal, unit, by, verdict in zip(
+        found["deal"], found["unit"], found["source"], found["settled_as"], strict=True
     ):
         row = base.loc[(deal, unit)]
-        by = smaller if verdict == "won" else larger
         won = verdict == "won"
         attempt = {c: _plain(row[c]) for c in rows.columns if c not in ("deal", "profile")}
         attempt |= {
