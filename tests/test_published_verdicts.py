@@ -4,8 +4,8 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
-``strict-3000-3999``, ``hevagames-1k``, ``cardgames-1k``, ``solvitaire-1k``,
-``rainbow3-1k`` and ``superior-1k`` deals 600-999, 1000-3999 and 0-999 the
+``strict-3000-3999``, ``strict-4000-4999``, ``hevagames-1k``, ``cardgames-1k``,
+``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k`` deals 600-999, 1000-4999 and 0-999 the
 same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal and by long one-deal solves, and ``main-10k``
@@ -92,8 +92,10 @@ LADDERS = [
     # every deal decided (toolkit 0.23.12; 2830 lost in 585 million positions
     # at a fourth rung); no benchmark rows of these deals
     Ladder("strict-2000-2999", "strict", range(2000, 3000), (), 0, 0, 0, by_sweep=751),
-    # 3765 unknown at 800 million positions (toolkit 0.23.12)
+    # 3765 unknown at 2 billion positions (toolkit 0.23.12)
     Ladder("strict-3000-3999", "strict", range(3000, 4000), (), 1, 0, 0, by_sweep=760),
+    # 4068 and 4300 unknown at 800 million positions (toolkit 0.23.12)
+    Ladder("strict-4000-4999", "strict", range(4000, 5000), (), 2, 0, 0, by_sweep=708),
     # every deal decided (toolkit 0.23.9)
     Ladder(
         "hevagames-1k",
@@ -201,3 +203,39 @@ def test_the_ladder_agrees_with_every_other_row_of_its_deals(ladder: Ladder) -> 
             by_long += name.startswith(("long", "strict-unknowns"))
     assert compared >= ladder.compared, compared
     assert by_long >= ladder.by_long and by_sweep >= ladder.by_sweep, (by_long, by_sweep)
+
+
+#: ``canfield bench pruning`` rows (toolkit 0.23.4, 100,000 positions a
+#: solve) of deals 4000-4099: each deal solved with every rule on and with
+#: one rule (or all) off
+PRUNING_BENCH = "pruning-family-0.23.4.csv.gz"
+#: rows of ``PRUNING_BENCH`` decided with the rule off whose deal the ladder
+#: decides too, by the rule switched off
+STRICT_RULES_OFF = {"all": 65, "P1": 72, "E1": 70, "E2": 70, "B1": 65}
+
+
+def test_solves_with_rules_off_agree_with_the_ladder() -> None:
+    # A pruning rule that cut a win, or a banked count it should not have,
+    # would show as a row decided with the rule on (or off) that the deeper
+    # ladder contradicts. The ladder proves these deals with every rule on,
+    # so this checks its proofs against searches that lack each rule.
+    ladder = published(Ladder("strict-4000-4999", "strict", range(4000, 5000), (), 0, 0, 0, 0))
+    bench = pd.read_csv(BENCH / PRUNING_BENCH)
+    bench = bench[bench["profile"] == "strict"]
+    decided_off: dict[str, int] = {}
+    for row in bench.itertuples(index=False):
+        ours = ladder.loc[row.deal]
+        if ours["result"] == "unknown":
+            continue
+        for side in ("on", "off"):
+            result, banked = getattr(row, f"{side}_result"), getattr(row, f"{side}_banked")
+            if result == "unknown":
+                continue
+            assert (ours["result"], ours["banked"]) == (result, banked), (row.deal, side, row.off)
+            if side == "off":
+                decided_off[row.off] = decided_off.get(row.off, 0) + 1
+    # the ladder checked against a search without each rule that applies to
+    # strict (E3, R1 and W1 do not: their "off" solves are the "on" ones),
+    # and without all of them: today's counts of such rows decided both ways
+    for rule, count in STRICT_RULES_OFF.items():
+        assert decided_off.get(rule, 0) >= count, (rule, decided_off)
