@@ -239,3 +239,34 @@ def test_solves_with_rules_off_agree_with_the_ladder() -> None:
     # and without all of them: today's counts of such rows decided both ways
     for rule, count in STRICT_RULES_OFF.items():
         assert decided_off.get(rule, 0) >= count, (rule, decided_off)
+
+
+#: decided rows of ``main-100k`` (sweep at 50,000 positions, rungs and
+#: samples up to 2 billion; toolkits 0.5.0-0.12.0) that each ladder of the
+#: same profile decides too: today's counts
+BY_100K = {
+    "strict-600": 543,
+    "strict-600-999": 360,
+    "strict-1000-1999": 886,
+    "strict-2000-2999": 893,
+    "strict-3000-3999": 891,
+    "strict-4000-4999": 877,
+    "hevagames-1k": 972,
+    "cardgames-1k": 992,
+    "solvitaire-1k": 938,
+}
+
+
+@pytest.mark.parametrize("folder", list(BY_100K))
+def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
+    (ladder,) = [lad for lad in LADDERS if lad.folder == folder]
+    df = published(ladder)
+    rows = sweep_rows("main-100k")
+    rows = rows[(rows["profile"] == ladder.profile) & rows["deal"].isin(ladder.deals)]
+    both = rows.merge(
+        df[["result", "banked"]], left_on="deal", right_index=True, suffixes=("", "_ours")
+    )
+    both = both[(both["result"] != "unknown") & (both["result_ours"] != "unknown")]
+    differ = (both["result"] != both["result_ours"]) | (both["banked"] != both["banked_ours"])
+    assert not differ.any(), both.loc[differ, "deal"].tolist()
+    assert len(both) >= BY_100K[folder], len(both)
