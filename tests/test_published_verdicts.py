@@ -156,6 +156,11 @@ LADDERS = [
 ]
 
 
+def ladder_named(folder: str) -> Ladder:
+    (ladder,) = [lad for lad in LADDERS if lad.folder == folder]
+    return ladder
+
+
 def published(ladder: Ladder) -> pd.DataFrame:
     df = load_runs([PUBLISHED / ladder.folder])
     return df[df["profile"] == ladder.profile].set_index("deal")
@@ -219,7 +224,7 @@ def test_solves_with_rules_off_agree_with_the_ladder() -> None:
     # would show as a row decided with the rule on (or off) that the deeper
     # ladder contradicts. The ladder proves these deals with every rule on,
     # so this checks its proofs against searches that lack each rule.
-    ladder = published(Ladder("strict-4000-4999", "strict", range(4000, 5000), (), 0, 0, 0, 0))
+    ladder = published(ladder_named("strict-4000-4999"))
     bench = pd.read_csv(BENCH / PRUNING_BENCH)
     bench = bench[bench["profile"] == "strict"]
     decided_off: dict[str, int] = {}
@@ -259,7 +264,7 @@ BY_100K = {
 
 @pytest.mark.parametrize("folder", list(BY_100K))
 def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
-    (ladder,) = [lad for lad in LADDERS if lad.folder == folder]
+    ladder = ladder_named(folder)
     df = published(ladder)
     rows = sweep_rows("main-100k")
     rows = rows[(rows["profile"] == ladder.profile) & rows["deal"].isin(ladder.deals)]
