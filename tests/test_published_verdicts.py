@@ -94,8 +94,18 @@ LADDERS = [
     Ladder("strict-2000-2999", "strict", range(2000, 3000), (), 0, 0, 0, by_sweep=751),
     # 3765 unknown at 2 billion positions (toolkit 0.23.12)
     Ladder("strict-3000-3999", "strict", range(3000, 4000), (), 1, 0, 0, by_sweep=760),
-    # 4068 and 4300 unknown at 800 million positions (toolkit 0.23.12)
-    Ladder("strict-4000-4999", "strict", range(4000, 5000), (), 2, 0, 0, by_sweep=708),
+    # 4068 and 4300 unknown at 800 million positions (toolkit 0.23.12); 959
+    # deals decided at 10 s by the same toolkit
+    Ladder(
+        "strict-4000-4999",
+        "strict",
+        range(4000, 5000),
+        ("held-4000-4999-0.23.12.csv",),
+        unknown=2,
+        compared=959,
+        by_long=0,
+        by_sweep=708,
+    ),
     # every deal decided (toolkit 0.23.9)
     Ladder(
         "hevagames-1k",
