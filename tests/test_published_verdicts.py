@@ -285,3 +285,22 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
     differ = (both["result"] != both["result_ours"]) | (both["banked"] != both["banked_ours"])
     assert not differ.any(), both.loc[differ, "deal"].tolist()
     assert len(both) >= BY_100K[folder], len(both)
+
+
+#: 10 s benchmark rows (toolkit 0.23.12) of deals no ladder holds under
+#: their profile, and the decided rows of ``main-100k`` they share: today's
+#: counts
+BENCH_BY_100K = {("held-hevagames-4000-4999-0.23.12.csv", "hevagames"): 970}
+
+
+@pytest.mark.parametrize(("name", "profile"), list(BENCH_BY_100K))
+def test_bench_rows_agree_with_the_100k_sweep(name: str, profile: str) -> None:
+    bench = pd.read_csv(BENCH / name)
+    assert (bench["profile"] == profile).all()
+    rows = sweep_rows("main-100k")
+    rows = rows[rows["profile"] == profile]
+    both = bench.merge(rows[["deal", "result", "banked"]], on="deal", suffixes=("", "_100k"))
+    both = both[(both["result"] != "unknown") & (both["result_100k"] != "unknown")]
+    differ = (both["result"] != both["result_100k"]) | (both["banked"] != both["banked_100k"])
+    assert not differ.any(), both.loc[differ, "deal"].tolist()
+    assert len(both) >= BENCH_BY_100K[(name, profile)], len(both)
