@@ -256,6 +256,16 @@ def test_solves_with_rules_off_agree_with_the_ladder() -> None:
         assert decided_off.get(rule, 0) >= count, (rule, decided_off)
 
 
+def agreement(ours: pd.DataFrame, theirs: pd.DataFrame) -> tuple[int, list[int]]:
+    """How many deals both frames decide, and those of them whose verdict or
+    banked count differ (rows of one profile, a ``deal`` column each)."""
+    cols = ["deal", "result", "banked"]
+    both = ours[cols].merge(theirs[cols], on="deal", suffixes=("", "_theirs"))
+    both = both[(both["result"] != "unknown") & (both["result_theirs"] != "unknown")]
+    differ = (both["result"] != both["result_theirs"]) | (both["banked"] != both["banked_theirs"])
+    return len(both), both.loc[differ, "deal"].tolist()
+
+
 #: decided rows of ``main-100k`` (sweep at 50,000 positions, rungs and
 #: samples up to 2 billion; toolkits 0.5.0-0.12.0) that each ladder of the
 #: same profile decides too: today's counts
@@ -278,13 +288,9 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
     df = published(ladder)
     rows = sweep_rows("main-100k")
     rows = rows[(rows["profile"] == ladder.profile) & rows["deal"].isin(ladder.deals)]
-    both = rows.merge(
-        df[["result", "banked"]], left_on="deal", right_index=True, suffixes=("", "_ours")
-    )
-    both = both[(both["result"] != "unknown") & (both["result_ours"] != "unknown")]
-    differ = (both["result"] != both["result_ours"]) | (both["banked"] != both["banked_ours"])
-    assert not differ.any(), both.loc[differ, "deal"].tolist()
-    assert len(both) >= BY_100K[folder], len(both)
+    compared, differing = agreement(df.reset_index(), rows)
+    assert differing == []
+    assert compared >= BY_100K[folder], compared
 
 
 #: 10 s benchmark rows (toolkit 0.23.12) of deals no ladder holds under
@@ -299,8 +305,6 @@ def test_bench_rows_agree_with_the_100k_sweep(name: str, profile: str) -> None:
     assert (bench["profile"] == profile).all()
     rows = sweep_rows("main-100k")
     rows = rows[rows["profile"] == profile]
-    both = bench.merge(rows[["deal", "result", "banked"]], on="deal", suffixes=("", "_100k"))
-    both = both[(both["result"] != "unknown") & (both["result_100k"] != "unknown")]
-    differ = (both["result"] != both["result_100k"]) | (both["banked"] != both["banked_100k"])
-    assert not differ.any(), both.loc[differ, "deal"].tolist()
-    assert len(both) >= BENCH_BY_100K[(name, profile)], len(both)
+    compared, differing = agreement(bench, rows)
+    assert differing == []
+    assert compared >= BENCH_BY_100K[(name, profile)], compared
