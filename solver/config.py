@@ -31,10 +31,14 @@ EVICT_SECONDS_PER_BYTE = 4e-9
 MIN_CHUNK_NODES = 2_000
 #: Deepest search path; a deeper branch makes the result "unknown", never "lost".
 #: The path arrays start at ``START_DEPTH`` levels and double on demand: about
-#: 180 bytes a level, so the deepest path costs at most about 190 MB.
+#: 190 bytes a level, so the deepest path costs about 200 MB (more when its
+#: levels hold more than ``MOVES_PER_LEVEL`` moves each).
 MAX_DEPTH = 1 << 20
 START_DEPTH = 4096
-#: Average room for macro moves per path level in the shared move buffer.
+#: Room for macro moves per path level that the shared move buffer is sized
+#: with when the levels grow; a path whose levels hold more moves than that
+#: (hevagames 1250: about 10 a level, 868,968 levels) doubles the buffer on
+#: its own, short of ``MAX_DEPTH`` (0.23.13).
 MOVES_PER_LEVEL = 8
 #: Largest number of macro moves one position can have.
 MAX_MACROS = 640

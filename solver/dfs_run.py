@@ -69,12 +69,14 @@ class Path:
     def __init__(self, depth: int | None = None) -> None:
         self._alloc(depth or config.START_DEPTH)
 
-    def _alloc(self, depth: int) -> None:
-        """(Re)allocate for ``depth`` levels, keeping the contents."""
+    def _alloc(self, depth: int, moves: int = 0) -> None:
+        """(Re)allocate for ``depth`` levels and a move stack of at least
+        ``moves`` entries, keeping the contents."""
         old = getattr(self, "states", None)
+        moves = max(moves, depth * config.MOVES_PER_LEVEL + config.MAX_MACROS)
         arrays = {
             "states": np.zeros((depth, core.STATE_LEN), np.uint64),
-            "mstack": np.zeros(depth * config.MOVES_PER_LEVEL + config.MAX_MACROS, np.int64),
+            "mstack": np.zeros(moves, np.int64),
             "mbase": np.zeros(depth, np.int64),
             "nmoves": np.zeros(depth, np.int64),
             "imove": np.zeros(depth, np.int64),
@@ -93,12 +95,25 @@ class Path:
         """The arrays in the order the kernels take them (``best_path`` apart)."""
         return self.states, self.mstack, self.mbase, self.nmoves, self.imove, self.ubound
 
-    def grow(self) -> bool:
-        """Double the arrays; False when that would pass ``MAX_DEPTH``."""
-        depth = self.states.shape[0]
-        if depth >= config.MAX_DEPTH:
-            return False
-        self._alloc(min(2 * depth, config.MAX_DEPTH))
+    def grow(self, depth: int | None = None) -> bool:
+        """Make room for the search stopped at level ``depth`` (``TOO_DEEP``):
+        double the levels when the path has used them up, and the move stack
+        when that level's moves would not fit in it. ``None``: double the
+        levels. False when the levels would pass ``MAX_DEPTH``.
+
+        Every level keeps its own moves in the one move stack, so a long
+        path of levels with many moves fills the stack before the levels
+        (hevagames 1250: a path of 868,968 moves, about 10 moves a level).
+        Refusing then, as before 0.23.13, stopped a search short of
+        ``MAX_DEPTH`` as "depth"."""
+        levels, moves = self.states.shape[0], self.mstack.shape[0]
+        if depth is None or depth + 2 > levels:
+            if levels >= config.MAX_DEPTH:
+                return False
+            levels = min(2 * levels, config.MAX_DEPTH)
+        if depth is not None and self.mbase[depth] + self.nmoves[depth] + config.MAX_MACROS > moves:
+            moves *= 2
+        self._alloc(levels, moves)
         return True
 
 
@@ -263,7 +278,7 @@ class DfsRun:
         code = self.code
         while code in (RUNNING, TABLE_FULL, TOO_DEEP):
             if code == TOO_DEEP:
-                if not self.path.grow():
+                if not self.path.grow(int(self.stats[ST_DEPTH])):
                     self.reason = "depth"
                     break
                 code = RUNNING

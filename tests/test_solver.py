@@ -244,6 +244,33 @@ def test_path_deeper_than_the_limit_is_unknown_never_lost(monkeypatch):
     assert r.max_depth <= 64
 
 
+def test_a_full_move_stack_grows_short_of_the_depth_limit(monkeypatch):
+    # Every level of the path keeps its moves in one stack sized for
+    # MOVES_PER_LEVEL a level. Deal 42's deep hevagames path (over 4,096
+    # levels) holds more than one move a level, so with one a level the stack
+    # fills first; it must grow on its own, not stop the solve as "depth"
+    # while the path is far short of MAX_DEPTH (0.23.12 did: hevagames 1250
+    # stopped at 72 million positions, 868,968 levels deep, and is won).
+    pos = Position.from_deal(42, "hevagames")
+    big = Solver(memory=1 << 26, probes=False).solve(pos, seconds=60)
+    monkeypatch.setattr(solver_config, "START_DEPTH", 16)
+    monkeypatch.setattr(solver_config, "MOVES_PER_LEVEL", 1)
+    monkeypatch.setattr(solver_config, "MAX_DEPTH", 1 << 15)
+    solver = Solver(memory=1 << 26, probes=False)
+    small = solver.solve(pos, seconds=60)
+    assert big.max_depth < 1 << 15
+    assert (small.result, small.nodes, small.banked, small.moves) == (
+        big.result,
+        big.nodes,
+        big.banked,
+        big.moves,
+    )
+    # the stack grew past what the levels alone size it for: the growth
+    # under test happened
+    path = solver._main_path
+    assert path.mstack.shape[0] > path.states.shape[0] * 1 + solver_config.MAX_MACROS
+
+
 def _almost_won(profile: str = "strict") -> Position:
     # Everything banked but 5C (top of column 1), 4D and 5D (waste), with base 6.
     return Position.from_parts(
