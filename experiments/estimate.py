@@ -93,7 +93,7 @@ def two_phase_moments(
     -------
     estimate, variance : ndarray
         Broadcast over the arguments. The variance is NaN when it cannot be
-        estimated (a subsample of one deal).
+        estimated (a subsample of one deal from a larger hard stratum).
     """
     n_d, n_k, m = (np.asarray(x, dtype=float) for x in (n_d, n_k, m))
     mean_d, s2_d, mean_k, s2_k = (np.asarray(x, dtype=float) for x in (mean_d, s2_d, mean_k, s2_k))
@@ -101,7 +101,9 @@ def two_phase_moments(
     w_d, w_k = n_d / n, n_k / n
     hard = n_k > 0
     mean_k = np.where(hard, mean_k, 0.0)
-    s2_k = np.where(hard, np.where(m >= 2, s2_k, np.nan), 0.0)
+    # a subsample of one deal leaves the stratum's spread unknown, unless it
+    # is the whole stratum: one deal has none (as ``s2_d`` of one decided deal)
+    s2_k = np.where(hard, np.where(m >= 2, s2_k, np.where(m >= n_k, 0.0, np.nan)), 0.0)
     s2_d = np.where(n_d >= 2, s2_d, 0.0)
     mean_d = np.where(n_d > 0, mean_d, 0.0)
     estimate = w_d * mean_d + w_k * mean_k

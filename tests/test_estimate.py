@@ -132,6 +132,21 @@ def test_whole_hard_stratum_subsampled_has_no_phase_2_error():
     assert e.se > estimate(both, 0, np.array([])).se * 0.9
 
 
+def test_a_hard_stratum_of_one_deal_solved_has_an_interval():
+    # the ladder leaves one deal and the subsample solves it (hevagames
+    # 1000-4999: 1250): every value is known, the interval is the one-stage
+    # spread of all deals, not "unknown" for want of a second subsample deal
+    decided = np.array([1, 1, 0, 1, 0, 1, 1, 1, 0], float)
+    e = estimate(decided, 1, np.array([1.0]))
+    n, w_d, w_k, mean_d = 10, 9 / 10, 1 / 10, 6 / 9
+    y = w_d * mean_d + w_k * 1.0
+    s2 = w_d * decided.var(ddof=1) + w_d * (mean_d - y) ** 2 + w_k * (1.0 - y) ** 2
+    assert e.value == pytest.approx(0.7)
+    assert e.se == pytest.approx(math.sqrt(s2 / n))
+    # one deal drawn from a stratum of two: its spread is still unknown
+    assert math.isnan(estimate(decided, 2, np.array([1.0])).se)
+
+
 def test_estimate_by_hand():
     """The formula of docs/statistics.md with plain arithmetic."""
     decided = np.array([1, 1, 1, 0, 1, 1, 0, 1], float)  # n_d = 8, 6 won
