@@ -4,11 +4,13 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
-``strict-3000-3999``, ``strict-4000-4999``, ``hevagames-1k``, ``cardgames-1k``,
-``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k`` deals 600-999, 1000-4999 and 0-999 the
-same way
+``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
+``hevagames-1k``, ``hevagames-1000-4999``, ``cardgames-1k``,
+``cardgames-1000-4999``, ``solvitaire-1k``, ``rainbow3-1k`` and
+``superior-1k`` deals 600-5999, 0-4999 and 0-999 the same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
-made at 10 s or 60 s a deal and by long one-deal solves, and ``main-10k``
+made at 10 s or 60 s a deal, by long one-deal solves and by re-proofs of
+``main-10k``'s losses with each pruning rule off, and ``main-10k``
 (``rainbow3-2k-est`` for ``rainbow3-1k``, ``variants-2k-est`` for ``superior-1k``) at
 50,000 positions and up, by other toolkit versions. A
 deal won in one and proven lost in another, or two proofs that bank
@@ -50,9 +52,16 @@ class Ladder(NamedTuple):
     sweep: str = "main-10k"
 
 
+#: ``canfield solve --verify`` rows (toolkit 0.23.5, 1 million positions a
+#: solve): each loss of ``main-10k``, ``variants-2k`` (deals 0-9999 and
+#: 0-1999) and two more runs re-proven with every rule on, with each rule
+#: that applies off in turn and with all off; a ladder's verdict and banked
+#: count must equal each decided one
+VERIFY = "verify-published-0.23.5.csv.gz"
+
 LADDERS = [
     # each 0-599 file at 10 s decides 578 deals, the 0-199 one 193, the long
-    # proofs 21; 205 resisted 3 billion positions
+    # proofs 21; 205 resisted 3 billion positions; 465 re-proofs of 79 losses
     Ladder(
         "strict-600",
         "strict",
@@ -64,14 +73,15 @@ LADDERS = [
             "long-0.11.0.csv",
             "long-200-399-0.11.0.csv",
             "long-200-599-0.21.0.csv",
+            VERIFY,
         ),
-        unknown=3,
-        compared=1_370,
+        unknown=1,
+        compared=1_835,
         by_long=21,
         by_sweep=462,
     ),
     # every deal decided (toolkit 0.23.9); 387 deals decided at 10 s by each
-    # of two toolkits, 10 more at 60 s
+    # of two toolkits, 10 more at 60 s, 194 re-proofs
     Ladder(
         "strict-600-999",
         "strict",
@@ -81,32 +91,36 @@ LADDERS = [
             "held-800-999-0.22.0.csv",
             "held-600-999-0.23.9.csv",
             "strict-unknowns-600-999-60s-0.22.0.csv",
+            VERIFY,
         ),
         unknown=0,
-        compared=784,
+        compared=978,
         by_long=10,
         by_sweep=297,
     ),
     # every deal decided (toolkit 0.23.10); no benchmark rows of these deals
-    Ladder("strict-1000-1999", "strict", range(1000, 2000), (), 0, 0, 0, by_sweep=722),
+    # but re-proofs of main-10k's losses
+    Ladder("strict-1000-1999", "strict", range(1000, 2000), (VERIFY,), 0, 660, 0, by_sweep=722),
     # every deal decided (toolkit 0.23.12; 2830 lost in 585 million positions
-    # at a fourth rung); no benchmark rows of these deals
-    Ladder("strict-2000-2999", "strict", range(2000, 3000), (), 0, 0, 0, by_sweep=751),
+    # at a fourth rung)
+    Ladder("strict-2000-2999", "strict", range(2000, 3000), (VERIFY,), 0, 644, 0, by_sweep=751),
     # 3765 unknown at 2 billion positions (toolkit 0.23.12)
-    Ladder("strict-3000-3999", "strict", range(3000, 4000), (), 1, 0, 0, by_sweep=760),
+    Ladder("strict-3000-3999", "strict", range(3000, 4000), (VERIFY,), 1, 732, 0, by_sweep=760),
     # 4068 and 4300 unknown at 800 million positions (toolkit 0.23.12); 959
-    # deals decided at 10 s by the same toolkit
+    # deals decided at 10 s by the same toolkit, 706 re-proofs
     Ladder(
         "strict-4000-4999",
         "strict",
         range(4000, 5000),
-        ("held-4000-4999-0.23.12.csv",),
+        ("held-4000-4999-0.23.12.csv", VERIFY),
         unknown=2,
-        compared=959,
+        compared=1_665,
         by_long=0,
         by_sweep=708,
     ),
-    # every deal decided (toolkit 0.23.9)
+    # every deal decided (toolkit 0.23.12); 692 re-proofs
+    Ladder("strict-5000-5999", "strict", range(5000, 6000), (VERIFY,), 0, 692, 0, by_sweep=776),
+    # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
         "hevagames",
@@ -118,16 +132,32 @@ LADDERS = [
             "solver-200-299-0.23.8.csv",
             "solver-0.23.8.csv",
             "long-200-399-0.11.0.csv",
+            VERIFY,
         ),
         unknown=0,
-        compared=801,
+        compared=1_266,
         by_long=2,
         by_sweep=841,
     ),
-    # every deal decided (toolkit 0.23.9); no benchmark rows of these deals
-    Ladder("cardgames-1k", "cardgames", range(1000), (), 0, 0, 0, by_sweep=948),
-    Ladder("solvitaire-1k", "solvitaire", range(1000), (), 0, 0, 0, by_sweep=824),
-    # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9)
+    # every deal decided: 1250 won by toolkit 0.23.13 as a subsample of the
+    # one row the 0.23.12 ladder left (its search had stopped as "depth");
+    # 996 deals decided at 10 s, 1,965 re-proofs
+    Ladder(
+        "hevagames-1000-4999",
+        "hevagames",
+        range(1000, 5000),
+        ("held-hevagames-4000-4999-0.23.12.csv", VERIFY),
+        unknown=0,
+        compared=2_961,
+        by_long=0,
+        by_sweep=3_350,
+    ),
+    # every deal decided (toolkit 0.23.9)
+    Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
+    # CARDGAMES_1000
+    Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
+    # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9); no
+    # re-proofs (main-10k holds no rainbow:passes=3 row)
     Ladder(
         "rainbow3-1k",
         "rainbow:passes=3",
@@ -144,7 +174,8 @@ LADDERS = [
         sweep="rainbow3-2k-est",
     ),
     # 14 unknown at 100 million positions (toolkit 0.23.10); no `superior`
-    # deal of 0-999 has a long-proof row
+    # deal of 0-999 has a long-proof row; 165 re-proofs of variants-2k's
+    # losses
     Ladder(
         "superior-1k",
         "superior",
@@ -156,9 +187,10 @@ LADDERS = [
             "held-800-999-0.22.0.csv",
             "superior-unknowns-60s-0.22.0.csv",
             "superior-rainbow3-0.23.9.csv",
+            VERIFY,
         ),
         unknown=14,
-        compared=1_431,
+        compared=1_596,
         by_long=0,
         by_sweep=899,
         sweep="variants-2k-est",
@@ -276,7 +308,9 @@ BY_100K = {
     "strict-2000-2999": 893,
     "strict-3000-3999": 891,
     "strict-4000-4999": 877,
+    "strict-5000-5999": 919,
     "hevagames-1k": 972,
+    "hevagames-1000-4999": 3_874,
     "cardgames-1k": 992,
     "solvitaire-1k": 938,
 }
@@ -293,9 +327,9 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
     assert compared >= BY_100K[folder], compared
 
 
-#: 10 s benchmark rows (toolkit 0.23.12) of deals no ladder holds under
-#: their profile, and the decided rows of ``main-100k`` they share: today's
-#: counts
+#: 10 s benchmark rows (toolkit 0.23.12) and the decided rows of
+#: ``main-100k`` they share: today's counts (``hevagames-1000-4999`` checks
+#: the same rows against its ladder)
 BENCH_BY_100K = {("held-hevagames-4000-4999-0.23.12.csv", "hevagames"): 970}
 
 
