@@ -118,8 +118,18 @@ LADDERS = [
         by_long=0,
         by_sweep=708,
     ),
-    # every deal decided (toolkit 0.23.12); 692 re-proofs
-    Ladder("strict-5000-5999", "strict", range(5000, 6000), (VERIFY,), 0, 692, 0, by_sweep=776),
+    # every deal decided (toolkit 0.23.12); 967 deals decided at 10 s by
+    # 0.23.13, 692 re-proofs
+    Ladder(
+        "strict-5000-5999",
+        "strict",
+        range(5000, 6000),
+        ("held-5000-5999-0.23.13.csv", VERIFY),
+        unknown=0,
+        compared=1_659,
+        by_long=0,
+        by_sweep=776,
+    ),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
