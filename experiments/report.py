@@ -138,7 +138,8 @@ def load_runs(paths: Iterable[str | os.PathLike], pool: bool = False) -> pd.Data
         ladder and 600-999 of another). The runs must hold different deals,
         and none may have sampled its unknown rows (a subsample or a residue
         sample): a sample of one run's hard deals is not a sample of the
-        pooled ones.
+        pooled ones. A subsample that holds every pooled run's hard rows
+        (the whole stratum, not a sample) is pooled.
 
     Raises
     ------
@@ -224,10 +225,16 @@ def _check_poolable(g: pd.DataFrame, label: str) -> None:
             f"--pool: deal {deal} of {label} is in runs {runs[0]} and {runs[1]};"
             " pooled runs must hold different deals"
         )
+    # A subsample that holds every hard row of the pooled runs is no sample
+    # but the whole stratum, whichever run drew it (hevagames-1000-4999 drew
+    # its one hard deal): the pooled estimate is then as exact as each run's.
+    hard = g["phase1_result"] == "unknown" if "phase1_result" in g else False
     for column in ("in_subsample", "in_residue_sample"):
         if column in g:
-            sampled = g.loc[g[column].fillna(False).astype(bool), "run"]
-            if len(sampled):
+            drawn = g[column].fillna(False).astype(bool)
+            census = column == "in_subsample" and not (hard & ~drawn).any()
+            sampled = g.loc[drawn, "run"]
+            if len(sampled) and not census:
                 raise SweepError(
                     f"--pool: run {sampled.iloc[0]} sampled its unknown {label} rows;"
                     " a sample of one run's hard deals is not a sample of the pooled ones"

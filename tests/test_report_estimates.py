@@ -13,15 +13,17 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 from canfield.experiments.cli.report import report_cmd
-from canfield.experiments.report import build_report, load_runs
+from canfield.experiments.report import _check_poolable, build_report, load_runs
 from canfield.experiments.report_estimates import ESTIMATE_TITLES
 from canfield.experiments.sweep import RunFolder, SweepSpec
 from canfield.experiments.sweep.attempts import AttemptStore
+from canfield.experiments.sweep.errors import SweepError
 from canfield.experiments.sweep.escalation_spec import (
     Budget,
     EscalationSpec,
@@ -409,3 +411,25 @@ def test_pool_refuses_a_run_that_sampled_its_unknowns(run, tmp_path):
         "--pool: run esc sampled its unknown strict rows;"
         " a sample of one run's hard deals is not a sample of the pooled ones",
     )
+
+
+def test_pool_takes_a_subsample_that_holds_every_hard_row():
+    # a subsample of every hard row of the pooled runs is the whole stratum:
+    # pooled; one hard row outside it (in either run), or a residue sample,
+    # makes it a sample of one run's hard deals again: refused
+    g = pd.DataFrame(
+        {
+            "deal": [1, 2, 3, 4],
+            "run": ["a", "a", "b", "b"],
+            "phase1_result": ["won", "unknown", "lost", "won"],
+            "in_subsample": [False, True, False, False],
+            "in_residue_sample": [False, False, False, False],
+        }
+    )
+    _check_poolable(g, "strict")
+    for change in ({"phase1_result": "unknown"}, {"in_residue_sample": True}):
+        bad = g.copy()
+        for column, value in change.items():
+            bad.loc[2, column] = value
+        with pytest.raises(SweepError, match="sampled its unknown strict rows"):
+            _check_poolable(bad, "strict")
