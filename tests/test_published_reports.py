@@ -49,6 +49,17 @@ STRICT_6K = (
 )
 
 
+#: `strict`, `hevagames` and `cardgames` on deals 0-4999, each decided one by
+#: one (--pool: each profile's folders count as one sample)
+RULES_5K = (
+    *STRICT_6K[:-1],
+    "hevagames-1k",
+    "hevagames-1000-4999",
+    "cardgames-1k",
+    "cardgames-1000-4999",
+)
+
+
 def remade(runs: tuple[str, ...], out: Path, *options: str) -> None:
     args = ["report", *(str(PUBLISHED / r) for r in runs), "--out", str(out), *options]
     result = CliRunner().invoke(main, args)
@@ -111,3 +122,15 @@ def test_strict_6k_report_is_current(tmp_path: Path) -> None:
     # 4068, 4300)
     text = (PUBLISHED / "strict-6k-report" / "report.md").read_text()
     assert "| strict | 6000 | 4314 | 1682 | 4 | 71.9 [70.8, 73.1] | 71.9 .. 72.0 |" in text
+
+
+def test_rules_5k_report_is_current(tmp_path: Path) -> None:
+    remade(RULES_5K, tmp_path, "--pool")
+    assert differing(PUBLISHED / "rules-5k-report", tmp_path) == []
+    # the README's table: three profiles on the same 5,000 deals, and every
+    # strict win a hevagames win, every hevagames win a cardgames win
+    text = (PUBLISHED / "rules-5k-report" / "report.md").read_text()
+    assert "| hevagames | 5000 | 4405 | 595 | 0 | 88.1 [87.2, 89.0] |" in text
+    assert "| cardgames | 5000 | 4625 | 373 | 2 | 92.5 [91.8, 93.2] |" in text
+    assert "| strict | hevagames | 5000 | 4 | 3572 | 0 | 829 | 595 |" in text
+    assert "| hevagames | cardgames | 5000 | 2 | 4405 | 0 | 220 | 373 |" in text

@@ -164,7 +164,18 @@ LADDERS = [
     ),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
-    # CARDGAMES_1000
+    # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
+    # re-proofs
+    Ladder(
+        "cardgames-1000-4999",
+        "cardgames",
+        range(1000, 5000),
+        (VERIFY,),
+        unknown=2,
+        compared=1_076,
+        by_long=0,
+        by_sweep=3_800,
+    ),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9); no
     # re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -322,6 +333,7 @@ BY_100K = {
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "cardgames-1k": 992,
+    "cardgames-1000-4999": 3_978,
     "solvitaire-1k": 938,
 }
 
