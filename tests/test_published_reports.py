@@ -10,6 +10,7 @@ compared byte for byte (``main-100k``, the largest, takes about 20 s).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from click.testing import CliRunner
@@ -88,49 +89,70 @@ def test_published_report_is_current(run: str, tmp_path: Path) -> None:
     assert differing(PUBLISHED / run / "report", tmp_path) == []
 
 
-def test_players_report_is_current(tmp_path: Path) -> None:
-    remade(PLAYERS, tmp_path)
-    assert differing(PUBLISHED / "players-report", tmp_path) == []
+class Combined(NamedTuple):
+    """A report folder made from several runs, and the lines of its
+    ``report.md`` that the README quotes."""
+
+    folder: str
+    runs: tuple[str, ...]
+    options: tuple[str, ...]
+    quoted: tuple[str, ...]
 
 
-def test_ladders_1k_report_is_current(tmp_path: Path) -> None:
-    remade(LADDERS_1K, tmp_path, "--pool")
-    assert differing(PUBLISHED / "ladders-1k-report", tmp_path) == []
+COMBINED = [
+    Combined("players-report", PLAYERS, (), ()),
     # the README's superior bracket on 0-999: 4 of superior-1k's 14 unknowns
     # are strict wins, so 949 / 41 / 10
-    text = (PUBLISHED / "ladders-1k-report" / "report.md").read_text()
-    assert "| superior | 1000 | 949 | 41 | 10 | 4 | 0 | 95.9 [94.4, 96.9] | 94.9 .. 95.9 |" in text
-    assert "| superior | won | strict | fill | 4 | 13, 179, 321, 351 |" in text
-
-
-def test_related_2k_report_is_current(tmp_path: Path) -> None:
-    remade(RELATED_2K, tmp_path)
-    assert differing(PUBLISHED / "related-2k-report", tmp_path) == []
+    Combined(
+        "ladders-1k-report",
+        LADDERS_1K,
+        ("--pool",),
+        (
+            "| superior | 1000 | 949 | 41 | 10 | 4 | 0 | 95.9 [94.4, 96.9] | 94.9 .. 95.9 |",
+            "| superior | won | strict | fill | 4 | 13, 179, 321, 351 |",
+        ),
+    ),
     # the section this report is published for: superior and selective rows
-    # settled from strict wins (36 and 4), none contradicted
-    text = (PUBLISHED / "related-2k-report" / "report.md").read_text()
-    assert "Related profiles: no contradiction; 40 unknown rows settled" in text
-    # what they come to: the brackets the README gives for variants-2k-est
-    assert "| superior | 2000 | 1754 | 68 | 178 | 36 | 0 |" in text
-    assert "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |" in text
-
-
-def test_strict_6k_report_is_current(tmp_path: Path) -> None:
-    remade(STRICT_6K, tmp_path, "--pool")
-    assert differing(PUBLISHED / "strict-6k-report", tmp_path) == []
+    # settled from strict wins (36 and 4), none contradicted, and what they
+    # come to: the brackets the README gives for variants-2k-est
+    Combined(
+        "related-2k-report",
+        RELATED_2K,
+        (),
+        (
+            "Related profiles: no contradiction; 40 unknown rows settled",
+            "| superior | 2000 | 1754 | 68 | 178 | 36 | 0 |",
+            "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
+        ),
+    ),
     # the README's first answer: 4,314 won, 1,682 lost, 4 unknown (205, 3765,
     # 4068, 4300)
-    text = (PUBLISHED / "strict-6k-report" / "report.md").read_text()
-    assert "| strict | 6000 | 4314 | 1682 | 4 | 71.9 [70.8, 73.1] | 71.9 .. 72.0 |" in text
-
-
-def test_rules_5k_report_is_current(tmp_path: Path) -> None:
-    remade(RULES_5K, tmp_path, "--pool")
-    assert differing(PUBLISHED / "rules-5k-report", tmp_path) == []
+    Combined(
+        "strict-6k-report",
+        STRICT_6K,
+        ("--pool",),
+        ("| strict | 6000 | 4314 | 1682 | 4 | 71.9 [70.8, 73.1] | 71.9 .. 72.0 |",),
+    ),
     # the README's table: three profiles on the same 5,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win
-    text = (PUBLISHED / "rules-5k-report" / "report.md").read_text()
-    assert "| hevagames | 5000 | 4405 | 595 | 0 | 88.1 [87.2, 89.0] |" in text
-    assert "| cardgames | 5000 | 4625 | 373 | 2 | 92.5 [91.8, 93.2] |" in text
-    assert "| strict | hevagames | 5000 | 4 | 3572 | 0 | 829 | 595 |" in text
-    assert "| hevagames | cardgames | 5000 | 2 | 4405 | 0 | 220 | 373 |" in text
+    Combined(
+        "rules-5k-report",
+        RULES_5K,
+        ("--pool",),
+        (
+            "| hevagames | 5000 | 4405 | 595 | 0 | 88.1 [87.2, 89.0] |",
+            "| cardgames | 5000 | 4625 | 373 | 2 | 92.5 [91.8, 93.2] |",
+            "| strict | hevagames | 5000 | 4 | 3572 | 0 | 829 | 595 |",
+            "| hevagames | cardgames | 5000 | 2 | 4405 | 0 | 220 | 373 |",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("report", COMBINED, ids=lambda c: c.folder)
+def test_combined_report_is_current(report: Combined, tmp_path: Path) -> None:
+    remade(report.runs, tmp_path, *report.options)
+    assert differing(PUBLISHED / report.folder, tmp_path) == []
+    text = (PUBLISHED / report.folder / "report.md").read_text()
+    for line in report.quoted:
+        assert line in text

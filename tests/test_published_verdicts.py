@@ -234,6 +234,12 @@ def published(ladder: Ladder) -> pd.DataFrame:
 
 
 @cache
+def bench_rows(name: str) -> pd.DataFrame:
+    """A benchmark file's rows, read once (``VERIFY`` serves every ladder)."""
+    return pd.read_csv(BENCH / name)
+
+
+@cache
 def sweep_rows(folder: str) -> pd.DataFrame:
     return load_runs([PUBLISHED / folder])
 
@@ -241,7 +247,7 @@ def sweep_rows(folder: str) -> pd.DataFrame:
 def other_rows(ladder: Ladder) -> list[tuple[str, pd.DataFrame]]:
     """(name, rows of ``ladder``'s profile and deals) of every other source;
     the published sweep's come last."""
-    sources = [(name, pd.read_csv(BENCH / name)) for name in ladder.bench]
+    sources = [(name, bench_rows(name)) for name in ladder.bench]
     sources.append((ladder.sweep, sweep_rows(ladder.sweep)))
     return [
         (name, rows[(rows["profile"] == ladder.profile) & rows["deal"].isin(ladder.deals)])
@@ -292,7 +298,7 @@ def test_solves_with_rules_off_agree_with_the_ladder() -> None:
     # ladder contradicts. The ladder proves these deals with every rule on,
     # so this checks its proofs against searches that lack each rule.
     ladder = published(ladder_named("strict-4000-4999"))
-    bench = pd.read_csv(BENCH / PRUNING_BENCH)
+    bench = bench_rows(PRUNING_BENCH)
     bench = bench[bench["profile"] == "strict"]
     decided_off: dict[str, int] = {}
     for row in bench.itertuples(index=False):
@@ -364,7 +370,7 @@ BENCH_BY_100K = {
 
 @pytest.mark.parametrize(("name", "profile"), list(BENCH_BY_100K))
 def test_bench_rows_agree_with_the_100k_sweep(name: str, profile: str) -> None:
-    bench = pd.read_csv(BENCH / name)
+    bench = bench_rows(name)
     assert (bench["profile"] == profile).all()
     rows = sweep_rows("main-100k")
     rows = rows[rows["profile"] == profile]
