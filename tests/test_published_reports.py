@@ -38,8 +38,8 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
-#: every `strict` deal of 0-5999 by the ladder, pooled: the README's headline
-STRICT_6K = (
+#: every `strict` deal of 0-6999 by the ladder, pooled: the README's headline
+STRICT_7K = (
     "strict-600",
     "strict-600-999",
     "strict-1000-1999",
@@ -47,13 +47,14 @@ STRICT_6K = (
     "strict-3000-3999",
     "strict-4000-4999",
     "strict-5000-5999",
+    "strict-6000-6999",
 )
 
 
 #: `strict`, `hevagames` and `cardgames` on deals 0-4999, each decided one by
 #: one (--pool: each profile's folders count as one sample)
 RULES_5K = (
-    *STRICT_6K[:-1],
+    *STRICT_7K[:-2],
     "hevagames-1k",
     "hevagames-1000-4999",
     "cardgames-1k",
@@ -125,13 +126,13 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 4,314 won, 1,683 lost, 3 unknown (205, 3765,
+    # the README's first answer: 5,030 won, 1,967 lost, 3 unknown (205, 3765,
     # 4300)
     Combined(
-        "strict-6k-report",
-        STRICT_6K,
+        "strict-7k-report",
+        STRICT_7K,
         ("--pool",),
-        ("| strict | 6000 | 4314 | 1683 | 3 | 71.9 [70.8, 73.1] | 71.9 .. 72.0 |",),
+        ("| strict | 7000 | 5030 | 1967 | 3 | 71.9 [70.8, 72.9] | 71.9 .. 71.9 |",),
     ),
     # the README's table: three profiles on the same 5,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win

@@ -5,9 +5,10 @@ version that found it.
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
 ``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
+``strict-6000-6999``,
 ``hevagames-1k``, ``hevagames-1000-4999``, ``cardgames-1k``,
 ``cardgames-1000-4999``, ``solvitaire-1k``, ``rainbow3-1k`` and
-``superior-1k`` deals 600-5999, 0-4999 and 0-999 the same way
+``superior-1k`` deals 600-6999, 0-4999 and 0-999 the same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal, by long one-deal solves and by re-proofs of
 ``main-10k``'s losses with each pruning rule off, and ``main-10k``
@@ -130,6 +131,9 @@ LADDERS = [
         by_long=0,
         by_sweep=776,
     ),
+    # every deal decided (toolkit 0.23.13; 6336 won in 640 million positions
+    # at a fourth rung); 758 re-proofs
+    Ladder("strict-6000-6999", "strict", range(6000, 7000), (VERIFY,), 0, 758, 0, by_sweep=749),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -340,6 +344,7 @@ BY_100K = {
     "strict-3000-3999": 891,
     "strict-4000-4999": 877,
     "strict-5000-5999": 919,
+    "strict-6000-6999": 901,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "cardgames-1k": 992,
