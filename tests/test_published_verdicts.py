@@ -132,8 +132,18 @@ LADDERS = [
         by_sweep=776,
     ),
     # every deal decided (toolkit 0.23.13; 6336 won in 640 million positions
-    # at a fourth rung); 758 re-proofs
-    Ladder("strict-6000-6999", "strict", range(6000, 7000), (VERIFY,), 0, 758, 0, by_sweep=749),
+    # at a fourth rung); 956 deals decided at 10 s by the same toolkit, 758
+    # re-proofs
+    Ladder(
+        "strict-6000-6999",
+        "strict",
+        range(6000, 7000),
+        ("held-6000-6999-0.23.13.csv", VERIFY),
+        unknown=0,
+        compared=1_714,
+        by_long=0,
+        by_sweep=749,
+    ),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
