@@ -195,8 +195,8 @@ LADDERS = [
         by_sweep=3_800,
     ),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
-    # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9); no
-    # re-proofs (main-10k holds no rainbow:passes=3 row)
+    # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
+    # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
     Ladder(
         "rainbow3-1k",
         "rainbow:passes=3",
