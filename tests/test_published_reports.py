@@ -51,14 +51,16 @@ STRICT_7K = (
 )
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-4999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-5999, each decided one by
 #: one (--pool: each profile's folders count as one sample)
-RULES_5K = (
-    *STRICT_7K[:-2],
+RULES_6K = (
+    *STRICT_7K[:-1],
     "hevagames-1k",
     "hevagames-1000-4999",
+    "hevagames-5000-5999",
     "cardgames-1k",
     "cardgames-1000-4999",
+    "cardgames-5000-5999",
 )
 
 
@@ -134,17 +136,17 @@ COMBINED = [
         ("--pool",),
         ("| strict | 7000 | 5030 | 1967 | 3 | 71.9 [70.8, 72.9] | 71.9 .. 71.9 |",),
     ),
-    # the README's table: three profiles on the same 5,000 deals, and every
+    # the README's table: three profiles on the same 6,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win
     Combined(
-        "rules-5k-report",
-        RULES_5K,
+        "rules-6k-report",
+        RULES_6K,
         ("--pool",),
         (
-            "| hevagames | 5000 | 4405 | 595 | 0 | 88.1 [87.2, 89.0] |",
-            "| cardgames | 5000 | 4625 | 373 | 2 | 92.5 [91.8, 93.2] |",
-            "| strict | hevagames | 5000 | 3 | 3572 | 0 | 830 | 595 |",
-            "| hevagames | cardgames | 5000 | 2 | 4405 | 0 | 220 | 373 |",
+            "| hevagames | 6000 | 5291 | 709 | 0 | 88.2 [87.3, 89.0] |",
+            "| cardgames | 6000 | 5541 | 457 | 2 | 92.4 [91.7, 93.0] |",
+            "| strict | hevagames | 6000 | 3 | 4314 | 0 | 974 | 709 |",
+            "| hevagames | cardgames | 6000 | 2 | 5291 | 0 | 250 | 457 |",
         ),
     ),
 ]

@@ -6,9 +6,10 @@ to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
 ``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
 ``strict-6000-6999``,
-``hevagames-1k``, ``hevagames-1000-4999``, ``cardgames-1k``,
-``cardgames-1000-4999``, ``solvitaire-1k``, ``rainbow3-1k`` and
-``superior-1k`` deals 600-6999, 0-4999 and 0-999 the same way
+``hevagames-1k``, ``hevagames-1000-4999``, ``hevagames-5000-5999``,
+``cardgames-1k``, ``cardgames-1000-4999``, ``cardgames-5000-5999``,
+``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k`` deals 600-6999,
+0-5999 and 0-999 the same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal, by long one-deal solves and by re-proofs of
 ``main-10k``'s losses with each pruning rule off, and ``main-10k``
@@ -180,6 +181,8 @@ LADDERS = [
         by_long=0,
         by_sweep=3_350,
     ),
+    # every deal decided (toolkit 0.23.13; 5443 and 5776 won at 400 million)
+    Ladder("hevagames-5000-5999", "hevagames", range(5000, 6000), (VERIFY,), 0, 510, 0, 852),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -194,6 +197,8 @@ LADDERS = [
         by_long=0,
         by_sweep=3_800,
     ),
+    # every deal decided by 20 million positions (toolkit 0.23.13)
+    Ladder("cardgames-5000-5999", "cardgames", range(5000, 6000), (VERIFY,), 0, 304, 0, 958),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -357,8 +362,10 @@ BY_100K = {
     "strict-6000-6999": 901,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
+    "hevagames-5000-5999": 971,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
+    "cardgames-5000-5999": 991,
     "solvitaire-1k": 938,
 }
 
