@@ -51,16 +51,18 @@ STRICT_7K = (
 )
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-5999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-6999, each decided one by
 #: one (--pool: each profile's folders count as one sample)
-RULES_6K = (
-    *STRICT_7K[:-1],
+RULES_7K = (
+    *STRICT_7K,
     "hevagames-1k",
     "hevagames-1000-4999",
     "hevagames-5000-5999",
+    "hevagames-6000-6999",
     "cardgames-1k",
     "cardgames-1000-4999",
     "cardgames-5000-5999",
+    "cardgames-6000-6999",
 )
 
 
@@ -136,17 +138,17 @@ COMBINED = [
         ("--pool",),
         ("| strict | 7000 | 5030 | 1967 | 3 | 71.9 [70.8, 72.9] | 71.9 .. 71.9 |",),
     ),
-    # the README's table: three profiles on the same 6,000 deals, and every
+    # the README's table: three profiles on the same 7,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win
     Combined(
-        "rules-6k-report",
-        RULES_6K,
+        "rules-7k-report",
+        RULES_7K,
         ("--pool",),
         (
-            "| hevagames | 6000 | 5291 | 709 | 0 | 88.2 [87.3, 89.0] |",
-            "| cardgames | 6000 | 5541 | 457 | 2 | 92.4 [91.7, 93.0] |",
-            "| strict | hevagames | 6000 | 3 | 4314 | 0 | 974 | 709 |",
-            "| hevagames | cardgames | 6000 | 2 | 5291 | 0 | 250 | 457 |",
+            "| hevagames | 7000 | 6158 | 842 | 0 | 88.0 [87.2, 88.7] |",
+            "| cardgames | 7000 | 6453 | 545 | 2 | 92.2 [91.6, 92.8] |",
+            "| strict | hevagames | 7000 | 3 | 5030 | 0 | 1125 | 842 |",
+            "| hevagames | cardgames | 7000 | 2 | 6158 | 0 | 295 | 545 |",
         ),
     ),
 ]

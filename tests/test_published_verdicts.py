@@ -7,9 +7,10 @@ to 400 million positions (node budgets: reproducible), and
 ``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
 ``strict-6000-6999``,
 ``hevagames-1k``, ``hevagames-1000-4999``, ``hevagames-5000-5999``,
-``cardgames-1k``, ``cardgames-1000-4999``, ``cardgames-5000-5999``,
-``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k`` deals 600-6999,
-0-5999 and 0-999 the same way
+``hevagames-6000-6999``, ``cardgames-1k``, ``cardgames-1000-4999``,
+``cardgames-5000-5999``, ``cardgames-6000-6999``, ``solvitaire-1k``,
+``rainbow3-1k`` and ``superior-1k`` deals 600-6999, 0-6999 and 0-999 the
+same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal, by long one-deal solves and by re-proofs of
 ``main-10k``'s losses with each pruning rule off, and ``main-10k``
@@ -183,6 +184,9 @@ LADDERS = [
     ),
     # every deal decided (toolkit 0.23.13; 5443 and 5776 won at 400 million)
     Ladder("hevagames-5000-5999", "hevagames", range(5000, 6000), (VERIFY,), 0, 510, 0, 852),
+    # every deal decided (toolkit 0.23.13; 6173, 6559, 6561 won and 6385 lost at
+    # 400 million)
+    Ladder("hevagames-6000-6999", "hevagames", range(6000, 7000), (VERIFY,), 0, 520, 0, 839),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -197,8 +201,10 @@ LADDERS = [
         by_long=0,
         by_sweep=3_800,
     ),
-    # every deal decided by 20 million positions (toolkit 0.23.13)
+    # every deal decided by 20 million positions (toolkit 0.23.13), as in
+    # 6000-6999
     Ladder("cardgames-5000-5999", "cardgames", range(5000, 6000), (VERIFY,), 0, 304, 0, 958),
+    Ladder("cardgames-6000-6999", "cardgames", range(6000, 7000), (VERIFY,), 0, 300, 0, 949),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -363,9 +369,11 @@ BY_100K = {
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
+    "hevagames-6000-6999": 966,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
+    "cardgames-6000-6999": 993,
     "solvitaire-1k": 938,
 }
 
