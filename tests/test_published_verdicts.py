@@ -62,6 +62,22 @@ class Ladder(NamedTuple):
 #: count must equal each decided one
 VERIFY = "verify-published-0.23.5.csv.gz"
 
+
+def block(
+    profile: str,
+    deals: range,
+    held: tuple[str, ...],
+    unknown: int,
+    compared: int,
+    by_sweep: int,
+) -> Ladder:
+    """The ladder of a block of deals, published as ``<profile>-<first>-<last>``
+    and checked against its 10 s benchmark files ``held`` (if any), the
+    re-proofs and ``main-10k`` (no long-proof rows)."""
+    folder = f"{profile}-{deals.start}-{deals.stop - 1}"
+    return Ladder(folder, profile, deals, (*held, VERIFY), unknown, compared, 0, by_sweep)
+
+
 LADDERS = [
     # each 0-599 file at 10 s decides 578 deals, the 0-199 one 193, the long
     # proofs 21; 205 resisted 3 billion positions; 465 re-proofs of 79 losses
@@ -103,49 +119,22 @@ LADDERS = [
     ),
     # every deal decided (toolkit 0.23.10); no benchmark rows of these deals
     # but re-proofs of main-10k's losses
-    Ladder("strict-1000-1999", "strict", range(1000, 2000), (VERIFY,), 0, 660, 0, by_sweep=722),
+    block("strict", range(1000, 2000), (), 0, 660, 722),
     # every deal decided (toolkit 0.23.12; 2830 lost in 585 million positions
     # at a fourth rung)
-    Ladder("strict-2000-2999", "strict", range(2000, 3000), (VERIFY,), 0, 644, 0, by_sweep=751),
+    block("strict", range(2000, 3000), (), 0, 644, 751),
     # 3765 unknown at 2 billion positions (toolkit 0.23.12)
-    Ladder("strict-3000-3999", "strict", range(3000, 4000), (VERIFY,), 1, 732, 0, by_sweep=760),
+    block("strict", range(3000, 4000), (), 1, 732, 760),
     # 4300 unknown at 2 billion positions (toolkit 0.23.12; 4068 lost there);
     # 959 deals decided at 10 s by the same toolkit, 706 re-proofs
-    Ladder(
-        "strict-4000-4999",
-        "strict",
-        range(4000, 5000),
-        ("held-4000-4999-0.23.12.csv", VERIFY),
-        unknown=1,
-        compared=1_665,
-        by_long=0,
-        by_sweep=708,
-    ),
+    block("strict", range(4000, 5000), ("held-4000-4999-0.23.12.csv",), 1, 1_665, 708),
     # every deal decided (toolkit 0.23.12); 967 deals decided at 10 s by
     # 0.23.13, 692 re-proofs
-    Ladder(
-        "strict-5000-5999",
-        "strict",
-        range(5000, 6000),
-        ("held-5000-5999-0.23.13.csv", VERIFY),
-        unknown=0,
-        compared=1_659,
-        by_long=0,
-        by_sweep=776,
-    ),
+    block("strict", range(5000, 6000), ("held-5000-5999-0.23.13.csv",), 0, 1_659, 776),
     # every deal decided (toolkit 0.23.13; 6336 won in 640 million positions
     # at a fourth rung); 956 deals decided at 10 s by the same toolkit, 758
     # re-proofs
-    Ladder(
-        "strict-6000-6999",
-        "strict",
-        range(6000, 7000),
-        ("held-6000-6999-0.23.13.csv", VERIFY),
-        unknown=0,
-        compared=1_714,
-        by_long=0,
-        by_sweep=749,
-    ),
+    block("strict", range(6000, 7000), ("held-6000-6999-0.23.13.csv",), 0, 1_714, 749),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -168,43 +157,28 @@ LADDERS = [
     # every deal decided: 1250 won by toolkit 0.23.13 as a subsample of the
     # one row the 0.23.12 ladder left (its search had stopped as "depth");
     # 3,982 deals decided at 10 s (0.23.12 and 0.23.13), 1,965 re-proofs
-    Ladder(
-        "hevagames-1000-4999",
+    block(
         "hevagames",
         range(1000, 5000),
-        (
-            "held-hevagames-1000-3999-0.23.13.csv",
-            "held-hevagames-4000-4999-0.23.12.csv",
-            VERIFY,
-        ),
-        unknown=0,
-        compared=5_947,
-        by_long=0,
-        by_sweep=3_350,
+        ("held-hevagames-1000-3999-0.23.13.csv", "held-hevagames-4000-4999-0.23.12.csv"),
+        0,
+        5_947,
+        3_350,
     ),
     # every deal decided (toolkit 0.23.13; 5443 and 5776 won at 400 million)
-    Ladder("hevagames-5000-5999", "hevagames", range(5000, 6000), (VERIFY,), 0, 510, 0, 852),
+    block("hevagames", range(5000, 6000), (), 0, 510, 852),
     # every deal decided (toolkit 0.23.13; 6173, 6559, 6561 won and 6385 lost at
     # 400 million)
-    Ladder("hevagames-6000-6999", "hevagames", range(6000, 7000), (VERIFY,), 0, 520, 0, 839),
+    block("hevagames", range(6000, 7000), (), 0, 520, 839),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
     # re-proofs
-    Ladder(
-        "cardgames-1000-4999",
-        "cardgames",
-        range(1000, 5000),
-        (VERIFY,),
-        unknown=2,
-        compared=1_076,
-        by_long=0,
-        by_sweep=3_800,
-    ),
+    block("cardgames", range(1000, 5000), (), 2, 1_076, 3_800),
     # every deal decided by 20 million positions (toolkit 0.23.13), as in
     # 6000-6999
-    Ladder("cardgames-5000-5999", "cardgames", range(5000, 6000), (VERIFY,), 0, 304, 0, 958),
-    Ladder("cardgames-6000-6999", "cardgames", range(6000, 7000), (VERIFY,), 0, 300, 0, 949),
+    block("cardgames", range(5000, 6000), (), 0, 304, 958),
+    block("cardgames", range(6000, 7000), (), 0, 300, 949),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
