@@ -581,6 +581,10 @@ def _ival(m: float, lo: float, hi: float, digits: int = 1) -> str:
 
 
 def _pvalue(p: float) -> str:
+    # Past about 1,100 discordant pairs the exact p is below the smallest
+    # float and comes back as 0.0; "0.00e+00" would claim a p of zero.
+    if p == 0.0:
+        return "< 1e-300"
     return f"{p:.2e}" if p < 1e-3 else f"{p:.3f}"
 
 

@@ -343,3 +343,22 @@ def test_plot_pool_draws_the_pooled_runs_and_refuses_shared_deals(tmp_path):
     clash = shifted_run(tmp_path / "clash", 5)
     result = CliRunner().invoke(plot_cmd, [str(low), str(clash), "--pool", "--out", str(out)])
     assert_user_error(result, "--pool: deal 5 of strict")
+
+
+def test_a_p_value_below_the_smallest_float_is_not_printed_as_zero(tmp_path):
+    # 1,200 deals that strict loses and hevagames wins: the exact McNemar p is
+    # 2 / 2**1200, below the smallest float, so the table has 0.0 in it
+    rows = []
+    for prof, res in (("strict", "lost"), ("hevagames", "won")):
+        base = make_rows((prof,))[0]
+        rows += [dict(base, deal=d, result=res, banked=BANKED[res]) for d in range(1200)]
+    folder = RunFolder(tmp_path / "run")
+    folder.init(SweepSpec(("strict", "hevagames"), 0, 1200, None, 1000, 1 << 24))
+    folder.write_part(0, rows)
+    df = load_runs([tmp_path / "run"])
+    p = paired_table(df).iloc[0]
+    assert (p["only_a"], p["only_b"]) == (0, 1200)
+    assert p["mcnemar_exact_p"] == 0.0
+    rep = build_report(df)
+    for text in (rep.to_text(), rep.to_markdown()):
+        assert "< 1e-300" in text and "0.00e+00" not in text
