@@ -7,9 +7,10 @@ to 400 million positions (node budgets: reproducible), and
 ``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
 ``strict-6000-6999``,
 ``hevagames-1k``, ``hevagames-1000-4999``, ``hevagames-5000-5999``,
-``hevagames-6000-6999``, ``cardgames-1k``, ``cardgames-1000-4999``,
-``cardgames-5000-5999``, ``cardgames-6000-6999``, ``solvitaire-1k``,
-``rainbow3-1k`` and ``superior-1k`` deals 600-6999, 0-6999 and 0-999 the
+``hevagames-6000-6999``, ``hevagames-7000-7999``, ``cardgames-1k``,
+``cardgames-1000-4999``, ``cardgames-5000-5999``, ``cardgames-6000-6999``,
+``cardgames-7000-7999``, ``solvitaire-1k``, ``rainbow3-1k`` and
+``superior-1k`` deals 600-6999, 0-7999 and 0-999 the
 same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal, by long one-deal solves and by re-proofs of
@@ -170,6 +171,8 @@ LADDERS = [
     # every deal decided (toolkit 0.23.13; 6173, 6559, 6561 won and 6385 lost at
     # 400 million)
     block("hevagames", range(6000, 7000), (), 0, 520, 839),
+    # every deal decided (toolkit 0.23.13; 7476 lost at 400 million)
+    block("hevagames", range(7000, 8000), (), 0, 555, 847),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -179,6 +182,8 @@ LADDERS = [
     # 6000-6999
     block("cardgames", range(5000, 6000), (), 0, 304, 958),
     block("cardgames", range(6000, 7000), (), 0, 300, 949),
+    # 7464 lost at 400 million positions (unknown at 20 million with 1 GB)
+    block("cardgames", range(7000, 8000), (), 0, 324, 952),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -344,10 +349,12 @@ BY_100K = {
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
     "hevagames-6000-6999": 966,
+    "hevagames-7000-7999": 975,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
     "cardgames-6000-6999": 993,
+    "cardgames-7000-7999": 995,
     "solvitaire-1k": 938,
 }
 
