@@ -38,8 +38,8 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
-#: every `strict` deal of 0-6999 by the ladder, pooled: the README's headline
-STRICT_7K = (
+#: every `strict` deal of 0-7999 by the ladder, pooled: the README's headline
+STRICT_8K = (
     "strict-600",
     "strict-600-999",
     "strict-1000-1999",
@@ -48,21 +48,24 @@ STRICT_7K = (
     "strict-4000-4999",
     "strict-5000-5999",
     "strict-6000-6999",
+    "strict-7000-7999",
 )
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-6999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-7999, each decided one by
 #: one (--pool: each profile's folders count as one sample)
-RULES_7K = (
-    *STRICT_7K,
+RULES_8K = (
+    *STRICT_8K,
     "hevagames-1k",
     "hevagames-1000-4999",
     "hevagames-5000-5999",
     "hevagames-6000-6999",
+    "hevagames-7000-7999",
     "cardgames-1k",
     "cardgames-1000-4999",
     "cardgames-5000-5999",
     "cardgames-6000-6999",
+    "cardgames-7000-7999",
 )
 
 
@@ -130,25 +133,25 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 5,030 won, 1,967 lost, 3 unknown (205, 3765,
+    # the README's first answer: 5,744 won, 2,253 lost, 3 unknown (205, 3765,
     # 4300)
     Combined(
-        "strict-7k-report",
-        STRICT_7K,
+        "strict-8k-report",
+        STRICT_8K,
         ("--pool",),
-        ("| strict | 7000 | 5030 | 1967 | 3 | 71.9 [70.8, 72.9] | 71.9 .. 71.9 |",),
+        ("| strict | 8000 | 5744 | 2253 | 3 | 71.8 [70.8, 72.8] | 71.8 .. 71.8 |",),
     ),
-    # the README's table: three profiles on the same 7,000 deals, and every
+    # the README's table: three profiles on the same 8,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win
     Combined(
-        "rules-7k-report",
-        RULES_7K,
+        "rules-8k-report",
+        RULES_8K,
         ("--pool",),
         (
-            "| hevagames | 7000 | 6158 | 842 | 0 | 88.0 [87.2, 88.7] |",
-            "| cardgames | 7000 | 6453 | 545 | 2 | 92.2 [91.6, 92.8] |",
-            "| strict | hevagames | 7000 | 3 | 5030 | 0 | 1125 | 842 |",
-            "| hevagames | cardgames | 7000 | 2 | 6158 | 0 | 295 | 545 |",
+            "| hevagames | 8000 | 7025 | 975 | 0 | 87.8 [87.1, 88.5] |",
+            "| cardgames | 8000 | 7360 | 638 | 2 | 92.0 [91.4, 92.6] |",
+            "| strict | hevagames | 8000 | 3 | 5744 | 0 | 1278 | 975 |",
+            "| hevagames | cardgames | 8000 | 2 | 7025 | 0 | 335 | 638 |",
         ),
     ),
 ]

@@ -5,12 +5,12 @@ version that found it.
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
 ``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
-``strict-6000-6999``,
+``strict-6000-6999``, ``strict-7000-7999``,
 ``hevagames-1k``, ``hevagames-1000-4999``, ``hevagames-5000-5999``,
 ``hevagames-6000-6999``, ``hevagames-7000-7999``, ``cardgames-1k``,
 ``cardgames-1000-4999``, ``cardgames-5000-5999``, ``cardgames-6000-6999``,
 ``cardgames-7000-7999``, ``solvitaire-1k``, ``rainbow3-1k`` and
-``superior-1k`` deals 600-6999, 0-7999 and 0-999 the
+``superior-1k`` deals 600-7999, 0-7999 and 0-999 the
 same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal, by long one-deal solves and by re-proofs of
@@ -136,6 +136,9 @@ LADDERS = [
     # at a fourth rung); 956 deals decided at 10 s by the same toolkit, 758
     # re-proofs
     block("strict", range(6000, 7000), ("held-6000-6999-0.23.13.csv",), 0, 1_714, 749),
+    # every deal decided (toolkit 0.23.13; 7359 and 7801 lost at a fourth
+    # rung); 961 deals decided at 10 s by the same toolkit, 732 re-proofs
+    block("strict", range(7000, 8000), ("held-7000-7999-0.23.13.csv",), 0, 1_693, 743),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -345,6 +348,7 @@ BY_100K = {
     "strict-4000-4999": 877,
     "strict-5000-5999": 919,
     "strict-6000-6999": 901,
+    "strict-7000-7999": 902,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
