@@ -109,14 +109,14 @@ class Combined(NamedTuple):
 
 COMBINED = [
     Combined("players-report", PLAYERS, (), ()),
-    # the README's superior bracket on 0-999: 4 of superior-1k's 14 unknowns
-    # are strict wins, so 949 / 41 / 10
+    # the README's superior bracket on 0-999: 4 of superior-1k's 13 unknowns
+    # are strict wins, so 949 / 42 / 9
     Combined(
         "ladders-1k-report",
         LADDERS_1K,
         ("--pool",),
         (
-            "| superior | 1000 | 949 | 41 | 10 | 4 | 0 | 95.9 [94.4, 96.9] | 94.9 .. 95.9 |",
+            "| superior | 1000 | 949 | 42 | 9 | 4 | 0 | 95.8 [94.3, 96.8] | 94.9 .. 95.8 |",
             "| superior | won | strict | fill | 4 | 13, 179, 321, 351 |",
         ),
     ),

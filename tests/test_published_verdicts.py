@@ -205,9 +205,10 @@ LADDERS = [
         by_sweep=971,
         sweep="rainbow3-2k-est",
     ),
-    # 14 unknown at 100 million positions (toolkit 0.23.10); no `superior`
-    # deal of 0-999 has a long-proof row; 165 re-proofs of variants-2k's
-    # losses
+    # 14 unknown at 100 million positions (toolkit 0.23.10), 13 of them at
+    # 200 million as a subsample of all 14 (0.23.13: 237 lost); no
+    # `superior` deal of 0-999 has a long-proof row; 165 re-proofs of
+    # variants-2k's losses
     Ladder(
         "superior-1k",
         "superior",
@@ -221,7 +222,7 @@ LADDERS = [
             "superior-rainbow3-0.23.9.csv",
             VERIFY,
         ),
-        unknown=14,
+        unknown=13,
         compared=1_596,
         by_long=0,
         by_sweep=899,
