@@ -64,9 +64,9 @@ def make_rows(profiles=("strict", "hevagames")) -> list[dict]:
     return rows
 
 
-def make_run(path: Path, rows: list[dict], profiles: tuple[str, ...]) -> Path:
+def make_run(path: Path, rows: list[dict], profiles: tuple[str, ...], deals: int = 10) -> Path:
     folder = RunFolder(path)
-    folder.init(SweepSpec(profiles, 0, 10, None, 1000, 1 << 24))
+    folder.init(SweepSpec(profiles, 0, deals, None, 1000, 1 << 24))
     folder.write_part(0, rows)
     return path
 
@@ -352,10 +352,7 @@ def test_a_p_value_below_the_smallest_float_is_not_printed_as_zero(tmp_path):
     for prof, res in (("strict", "lost"), ("hevagames", "won")):
         base = make_rows((prof,))[0]
         rows += [dict(base, deal=d, result=res, banked=BANKED[res]) for d in range(1200)]
-    folder = RunFolder(tmp_path / "run")
-    folder.init(SweepSpec(("strict", "hevagames"), 0, 1200, None, 1000, 1 << 24))
-    folder.write_part(0, rows)
-    df = load_runs([tmp_path / "run"])
+    df = load_runs([make_run(tmp_path / "run", rows, ("strict", "hevagames"), 1200)])
     p = paired_table(df).iloc[0]
     assert (p["only_a"], p["only_b"]) == (0, 1200)
     assert p["mcnemar_exact_p"] == 0.0
