@@ -9,7 +9,7 @@ to 400 million positions (node budgets: reproducible), and
 ``hevagames-1k``, ``hevagames-1000-4999``, ``hevagames-5000-5999``,
 ``hevagames-6000-6999``, ``hevagames-7000-7999``, ``cardgames-1k``,
 ``cardgames-1000-4999``, ``cardgames-5000-5999``, ``cardgames-6000-6999``,
-``cardgames-7000-7999``, ``solvitaire-1k``, ``rainbow3-1k`` and
+``cardgames-7000-7999``, ``cardgames-8000-8999``, ``solvitaire-1k``, ``rainbow3-1k`` and
 ``superior-1k`` deals 600-7999, 0-7999 and 0-999 the
 same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
@@ -187,6 +187,8 @@ LADDERS = [
     block("cardgames", range(6000, 7000), (), 0, 300, 949),
     # 7464 lost at 400 million positions (unknown at 20 million with 1 GB)
     block("cardgames", range(7000, 8000), (), 0, 324, 952),
+    # 8105 lost and 8671 won at 400 million positions
+    block("cardgames", range(8000, 9000), (), 0, 228, 957),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -360,6 +362,7 @@ BY_100K = {
     "cardgames-5000-5999": 991,
     "cardgames-6000-6999": 993,
     "cardgames-7000-7999": 995,
+    "cardgames-8000-8999": 994,
     "solvitaire-1k": 938,
 }
 
