@@ -5,7 +5,7 @@ version that found it.
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
 ``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
-``strict-6000-6999``, ``strict-7000-7999``,
+``strict-6000-6999``, ``strict-7000-7999``, ``strict-8000-8999``,
 ``hevagames-1k``, ``hevagames-1000-4999``, ``hevagames-5000-5999``,
 ``hevagames-6000-6999``, ``hevagames-7000-7999``, ``cardgames-1k``,
 ``cardgames-1000-4999``, ``cardgames-5000-5999``, ``cardgames-6000-6999``,
@@ -139,6 +139,9 @@ LADDERS = [
     # every deal decided (toolkit 0.23.13; 7359 and 7801 lost at a fourth
     # rung); 961 deals decided at 10 s by the same toolkit, 732 re-proofs
     block("strict", range(7000, 8000), ("held-7000-7999-0.23.13.csv",), 0, 1_693, 743),
+    # every deal decided (toolkit 0.23.13; 8175 lost at a fourth rung); 964
+    # deals decided at 10 s by the same toolkit
+    block("strict", range(8000, 9000), ("held-8000-8999-0.23.13.csv",), 0, 1_647, 761),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -352,6 +355,7 @@ BY_100K = {
     "strict-5000-5999": 919,
     "strict-6000-6999": 901,
     "strict-7000-7999": 902,
+    "strict-8000-8999": 899,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
