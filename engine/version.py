@@ -1,3 +1,3 @@
 """The toolkit's version, written into every result row."""
 
-__version__ = "0.23.13"
+__version__ = "0.23.14"

@@ -53,6 +53,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from canfield.engine.cards import RANKS
@@ -200,7 +201,9 @@ def load_runs(paths: Iterable[str | os.PathLike], pool: bool = False) -> pd.Data
     shared = set(runs_per_label[runs_per_label > 1].index)
     if pool:
         for b in shared:
-            _check_poolable(df[df["_base"] == b], b)
+            mine = (df["_base"] == b).to_numpy()
+            _fold_censuses(df, mine)
+            _check_poolable(df[mine], b)
         shared = set()
     df["label"] = [
         f"{b}@{r}" if b in shared else b for b, r in zip(base, df["run"].tolist(), strict=True)
@@ -214,9 +217,41 @@ def load_runs(paths: Iterable[str | os.PathLike], pool: bool = False) -> pd.Data
     return df
 
 
+def _fold_censuses(df: pd.DataFrame, mine: np.ndarray) -> None:
+    """Make phase-1 rows, in place, of the subsample of each run of the rows
+    ``mine`` (one pooled label's) that drew every one of its own hard rows
+    and no residue sample.
+
+    Such a subsample is a census, not a sample: it solved the run's whole
+    stratum again at a larger budget, as one more rung of the ladder would
+    (hevagames-1000-4999 drew its one hard deal, 1250). Its verdicts are
+    then the run's phase-1 verdicts, and what it left unknown is hard like
+    any other run's unknown row, so the pooled label's stratum is the union
+    of the runs' and no run's draw poses as a sample of it.
+    """
+    if "in_subsample" not in df or "phase1_result" not in df:
+        return
+    drawn = df["in_subsample"].fillna(False).astype(bool).to_numpy()
+    residue = (
+        df["in_residue_sample"].fillna(False).astype(bool).to_numpy()
+        if "in_residue_sample" in df
+        else np.zeros(len(df), bool)
+    )
+    hard = (df["phase1_result"] == "unknown").to_numpy()
+    runs = df["run"].to_numpy()
+    for run in pd.unique(runs[mine & drawn]):
+        own = mine & (runs == run)
+        if (own & hard & ~drawn).any() or (own & residue).any():
+            continue  # a sample of the run's stratum: _check_poolable refuses it
+        census = own & drawn
+        df.loc[census, "phase1_result"] = df.loc[census, "result"]
+        df.loc[census, "in_subsample"] = False
+
+
 def _check_poolable(g: pd.DataFrame, label: str) -> None:
-    """Refuse to pool the runs of ``g`` (one label's rows) into one sample
-    when they share a deal or one of them sampled its unknown rows."""
+    """Refuse to pool the runs of ``g`` (one label's rows, censuses folded
+    by :func:`_fold_censuses`) into one sample when they share a deal or one
+    of them sampled its unknown rows."""
     seen = g.groupby("deal")["run"].unique()
     twice = seen[seen.map(len) > 1]
     if len(twice):
@@ -225,16 +260,10 @@ def _check_poolable(g: pd.DataFrame, label: str) -> None:
             f"--pool: deal {deal} of {label} is in runs {runs[0]} and {runs[1]};"
             " pooled runs must hold different deals"
         )
-    # A subsample that holds every hard row of the pooled runs is no sample
-    # but the whole stratum, whichever run drew it (hevagames-1000-4999 drew
-    # its one hard deal): the pooled estimate is then as exact as each run's.
-    hard = g["phase1_result"] == "unknown" if "phase1_result" in g else False
     for column in ("in_subsample", "in_residue_sample"):
         if column in g:
-            drawn = g[column].fillna(False).astype(bool)
-            census = column == "in_subsample" and not (hard & ~drawn).any()
-            sampled = g.loc[drawn, "run"]
-            if len(sampled) and not census:
+            sampled = g.loc[g[column].fillna(False).astype(bool), "run"]
+            if len(sampled):
                 raise SweepError(
                     f"--pool: run {sampled.iloc[0]} sampled its unknown {label} rows;"
                     " a sample of one run's hard deals is not a sample of the pooled ones"

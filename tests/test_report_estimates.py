@@ -13,13 +13,19 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from cli_errors import assert_user_error
 from click.testing import CliRunner
 
 from canfield.experiments.cli.report import report_cmd
-from canfield.experiments.report import _check_poolable, build_report, load_runs
+from canfield.experiments.report import (
+    _check_poolable,
+    _fold_censuses,
+    build_report,
+    load_runs,
+)
 from canfield.experiments.report_estimates import ESTIMATE_TITLES
 from canfield.experiments.sweep import RunFolder, SweepSpec
 from canfield.experiments.sweep.attempts import AttemptStore
@@ -413,23 +419,38 @@ def test_pool_refuses_a_run_that_sampled_its_unknowns(run, tmp_path):
     )
 
 
-def test_pool_takes_a_subsample_that_holds_every_hard_row():
-    # a subsample of every hard row of the pooled runs is the whole stratum:
-    # pooled; one hard row outside it (in either run), or a residue sample,
-    # makes it a sample of one run's hard deals again: refused
+def test_pool_folds_a_census_into_phase_1_and_refuses_a_sample():
+    # run a's subsample drew its one hard row (deal 2): a census, whose
+    # verdict becomes phase 1, so a's rows pool with b's, whose hard row
+    # (deal 4) no run drew; one more undrawn hard row in a, or a residue
+    # sample in a, makes a's draw a sample of its stratum again: refused
     g = pd.DataFrame(
         {
-            "deal": [1, 2, 3, 4],
-            "run": ["a", "a", "b", "b"],
-            "phase1_result": ["won", "unknown", "lost", "won"],
-            "in_subsample": [False, True, False, False],
-            "in_residue_sample": [False, False, False, False],
+            "deal": [1, 2, 3, 4, 5],
+            "run": ["a", "a", "b", "b", "a"],
+            "result": ["won", "won", "lost", "unknown", "lost"],
+            "phase1_result": ["won", "unknown", "lost", "unknown", "lost"],
+            "in_subsample": [False, True, False, False, False],
+            "in_residue_sample": [False, False, False, False, False],
         }
     )
-    _check_poolable(g, "strict")
+    mine = np.ones(len(g), bool)
+    folded = g.copy()
+    _fold_censuses(folded, mine)
+    changed = (folded != g).any(axis=1)
+    assert changed.tolist() == [False, True, False, False, False]
+    assert (folded.loc[1, "phase1_result"], folded.loc[1, "in_subsample"]) == ("won", False)
+    assert folded.loc[3, "phase1_result"] == "unknown"  # b's hard row stays hard
+    _check_poolable(folded, "strict")
+    # a census only of the rows of the label being pooled
+    other = g.copy()
+    _fold_censuses(other, np.array([False, False, True, True, False]))
+    assert other.equals(g)
     for change in ({"phase1_result": "unknown"}, {"in_residue_sample": True}):
         bad = g.copy()
         for column, value in change.items():
-            bad.loc[2, column] = value
+            bad.loc[4, column] = value
+        _fold_censuses(bad, mine)
+        assert bad.loc[1, "in_subsample"]  # not folded
         with pytest.raises(SweepError, match="sampled its unknown strict rows"):
             _check_poolable(bad, "strict")
