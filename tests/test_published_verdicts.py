@@ -7,11 +7,11 @@ to 400 million positions (node budgets: reproducible), and
 ``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
 ``strict-6000-6999``, ``strict-7000-7999``, ``strict-8000-8999``,
 ``hevagames-1k``, ``hevagames-1000-4999``, ``hevagames-5000-5999``,
-``hevagames-6000-6999``, ``hevagames-7000-7999``, ``cardgames-1k``,
-``cardgames-1000-4999``, ``cardgames-5000-5999``, ``cardgames-6000-6999``,
-``cardgames-7000-7999``, ``cardgames-8000-8999``, ``solvitaire-1k``, ``rainbow3-1k`` and
-``superior-1k`` deals 600-7999, 0-7999 and 0-999 the
-same way
+``hevagames-6000-6999``, ``hevagames-7000-7999``, ``hevagames-8000-8999``,
+``cardgames-1k``, ``cardgames-1000-4999``, ``cardgames-5000-5999``,
+``cardgames-6000-6999``, ``cardgames-7000-7999``, ``cardgames-8000-8999``,
+``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k`` deals 600-8999,
+0-8999 and 0-999 the same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal, by long one-deal solves and by re-proofs of
 ``main-10k``'s losses with each pruning rule off, and ``main-10k``
@@ -179,6 +179,9 @@ LADDERS = [
     block("hevagames", range(6000, 7000), (), 0, 520, 839),
     # every deal decided (toolkit 0.23.13; 7476 lost at 400 million)
     block("hevagames", range(7000, 8000), (), 0, 555, 847),
+    # 8175 unknown at 800 million positions (toolkit 0.23.13; a strict loss,
+    # which settles nothing under hevagames); 997 deals decided at 10 s
+    block("hevagames", range(8000, 9000), ("held-hevagames-8000-8999-0.23.13.csv",), 1, 1_477, 837),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -361,6 +364,7 @@ BY_100K = {
     "hevagames-5000-5999": 971,
     "hevagames-6000-6999": 966,
     "hevagames-7000-7999": 975,
+    "hevagames-8000-8999": 967,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
@@ -388,6 +392,7 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
 BENCH_BY_100K = {
     ("held-hevagames-1000-3999-0.23.13.csv", "hevagames"): 2_903,
     ("held-hevagames-4000-4999-0.23.12.csv", "hevagames"): 970,
+    ("held-hevagames-8000-8999-0.23.13.csv", "hevagames"): 967,
 }
 
 
