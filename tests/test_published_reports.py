@@ -38,8 +38,8 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
-#: every `strict` deal of 0-7999 by the ladder, pooled: the README's headline
-STRICT_8K = (
+#: every `strict` deal of 0-8999 by the ladder, pooled: the README's headline
+STRICT_9K = (
     "strict-600",
     "strict-600-999",
     "strict-1000-1999",
@@ -49,23 +49,27 @@ STRICT_8K = (
     "strict-5000-5999",
     "strict-6000-6999",
     "strict-7000-7999",
+    "strict-8000-8999",
 )
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-7999, each decided one by
-#: one (--pool: each profile's folders count as one sample)
-RULES_8K = (
-    *STRICT_8K,
+#: `strict`, `hevagames` and `cardgames` on deals 0-8999, each decided one by
+#: one (--pool: each profile's folders count as one sample; hevagames-1000-4999's
+#: subsample, its one hard deal, is a census and pools as phase 1)
+RULES_9K = (
+    *STRICT_9K,
     "hevagames-1k",
     "hevagames-1000-4999",
     "hevagames-5000-5999",
     "hevagames-6000-6999",
     "hevagames-7000-7999",
+    "hevagames-8000-8999",
     "cardgames-1k",
     "cardgames-1000-4999",
     "cardgames-5000-5999",
     "cardgames-6000-6999",
     "cardgames-7000-7999",
+    "cardgames-8000-8999",
 )
 
 
@@ -133,25 +137,28 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 5,744 won, 2,253 lost, 3 unknown (205, 3765,
+    # the README's first answer: 6,464 won, 2,533 lost, 3 unknown (205, 3765,
     # 4300)
     Combined(
-        "strict-8k-report",
-        STRICT_8K,
+        "strict-9k-report",
+        STRICT_9K,
         ("--pool",),
-        ("| strict | 8000 | 5744 | 2253 | 3 | 71.8 [70.8, 72.8] | 71.8 .. 71.8 |",),
+        ("| strict | 9000 | 6464 | 2533 | 3 | 71.8 [70.9, 72.8] | 71.8 .. 71.9 |",),
     ),
-    # the README's table: three profiles on the same 8,000 deals, and every
-    # strict win a hevagames win, every hevagames win a cardgames win
+    # the README's table: three profiles on the same 9,000 deals, and every
+    # strict win a hevagames win, every hevagames win a cardgames win;
+    # hevagames' one hard deal (8175) with no sample of it: bounds only
     Combined(
-        "rules-8k-report",
-        RULES_8K,
+        "rules-9k-report",
+        RULES_9K,
         ("--pool",),
         (
-            "| hevagames | 8000 | 7025 | 975 | 0 | 87.8 [87.1, 88.5] |",
-            "| cardgames | 8000 | 7360 | 638 | 2 | 92.0 [91.4, 92.6] |",
-            "| strict | hevagames | 8000 | 3 | 5744 | 0 | 1278 | 975 |",
-            "| hevagames | cardgames | 8000 | 2 | 7025 | 0 | 335 | 638 |",
+            "| hevagames | 9000 | 7911 | 1088 | 1 | 87.9 [87.2, 88.6] |",
+            "| cardgames | 9000 | 8289 | 709 | 2 | 92.1 [91.5, 92.7] |",
+            "| strict | hevagames | 9000 | 4 | 6464 | 0 | 1444 | 1088 |",
+            "| hevagames | cardgames | 9000 | 3 | 7911 | 0 | 377 | 709 |",
+            "| hevagames | 9000 | 7911 (87.9%) | 1088 (12.1%) | 1 (0.0%) | 87.9 | 87.9 .. 87.9 | 1 "
+            "| none | none | - | - (no subsample: bounds only) |",
         ),
     ),
 ]
