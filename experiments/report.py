@@ -229,14 +229,9 @@ def _fold_censuses(df: pd.DataFrame, mine: np.ndarray) -> None:
     any other run's unknown row, so the pooled label's stratum is the union
     of the runs' and no run's draw poses as a sample of it.
     """
-    if "in_subsample" not in df or "phase1_result" not in df:
-        return
+    # load_escalated gives every run these columns, together
     drawn = df["in_subsample"].fillna(False).astype(bool).to_numpy()
-    residue = (
-        df["in_residue_sample"].fillna(False).astype(bool).to_numpy()
-        if "in_residue_sample" in df
-        else np.zeros(len(df), bool)
-    )
+    residue = df["in_residue_sample"].fillna(False).astype(bool).to_numpy()
     hard = (df["phase1_result"] == "unknown").to_numpy()
     runs = df["run"].to_numpy()
     for run in pd.unique(runs[mine & drawn]):
