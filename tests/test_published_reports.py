@@ -38,8 +38,8 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
-#: every `strict` deal of 0-8999 by the ladder, pooled: the README's headline
-STRICT_9K = (
+#: every `strict` deal of 0-9999 by the ladder, pooled: the README's headline
+STRICT_10K = (
     "strict-600",
     "strict-600-999",
     "strict-1000-1999",
@@ -50,26 +50,29 @@ STRICT_9K = (
     "strict-6000-6999",
     "strict-7000-7999",
     "strict-8000-8999",
+    "strict-9000-9999",
 )
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-8999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-9999, each decided one by
 #: one (--pool: each profile's folders count as one sample; hevagames-1000-4999's
 #: subsample, its one hard deal, is a census and pools as phase 1)
-RULES_9K = (
-    *STRICT_9K,
+RULES_10K = (
+    *STRICT_10K,
     "hevagames-1k",
     "hevagames-1000-4999",
     "hevagames-5000-5999",
     "hevagames-6000-6999",
     "hevagames-7000-7999",
     "hevagames-8000-8999",
+    "hevagames-9000-9999",
     "cardgames-1k",
     "cardgames-1000-4999",
     "cardgames-5000-5999",
     "cardgames-6000-6999",
     "cardgames-7000-7999",
     "cardgames-8000-8999",
+    "cardgames-9000-9999",
 )
 
 
@@ -137,28 +140,28 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 6,464 won, 2,533 lost, 3 unknown (205, 3765,
+    # the README's first answer: 7,226 won, 2,771 lost, 3 unknown (205, 3765,
     # 4300)
     Combined(
-        "strict-9k-report",
-        STRICT_9K,
+        "strict-10k-report",
+        STRICT_10K,
         ("--pool",),
-        ("| strict | 9000 | 6464 | 2533 | 3 | 71.8 [70.9, 72.8] | 71.8 .. 71.9 |",),
+        ("| strict | 10000 | 7226 | 2771 | 3 | 72.3 [71.4, 73.2] | 72.3 .. 72.3 |",),
     ),
-    # the README's table: three profiles on the same 9,000 deals, and every
+    # the README's table: three profiles on the same 10,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win;
     # hevagames' one hard deal (8175) with no sample of it: bounds only
     Combined(
-        "rules-9k-report",
-        RULES_9K,
+        "rules-10k-report",
+        RULES_10K,
         ("--pool",),
         (
-            "| hevagames | 9000 | 7911 | 1088 | 1 | 87.9 [87.2, 88.6] |",
-            "| cardgames | 9000 | 8289 | 709 | 2 | 92.1 [91.5, 92.7] |",
-            "| strict | hevagames | 9000 | 4 | 6464 | 0 | 1444 | 1088 |",
-            "| hevagames | cardgames | 9000 | 3 | 7911 | 0 | 377 | 709 |",
-            "| hevagames | 9000 | 7911 (87.9%) | 1088 (12.1%) | 1 (0.0%) | 87.9 | 87.9 .. 87.9 | 1 "
-            "| none | none | - | - (no subsample: bounds only) |",
+            "| hevagames | 10000 | 8818 | 1181 | 1 | 88.2 [87.5, 88.8] |",
+            "| cardgames | 10000 | 9229 | 769 | 2 | 92.3 [91.8, 92.8] |",
+            "| strict | hevagames | 10000 | 4 | 7226 | 0 | 1589 | 1181 |",
+            "| hevagames | cardgames | 10000 | 3 | 8818 | 0 | 410 | 769 |",
+            "| hevagames | 10000 | 8818 (88.2%) | 1181 (11.8%) | 1 (0.0%) | 88.2 | 88.2 .. 88.2 "
+            "| 1 | none | none | - | - (no subsample: bounds only) |",
         ),
     ),
 ]

@@ -3,15 +3,11 @@ version that found it.
 
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
-``strict-600-999``, ``strict-1000-1999``, ``strict-2000-2999``,
-``strict-3000-3999``, ``strict-4000-4999``, ``strict-5000-5999``,
-``strict-6000-6999``, ``strict-7000-7999``, ``strict-8000-8999``,
-``hevagames-1k``, ``hevagames-1000-4999``, ``hevagames-5000-5999``,
-``hevagames-6000-6999``, ``hevagames-7000-7999``, ``hevagames-8000-8999``,
-``cardgames-1k``, ``cardgames-1000-4999``, ``cardgames-5000-5999``,
-``cardgames-6000-6999``, ``cardgames-7000-7999``, ``cardgames-8000-8999``,
-``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k`` deals 600-8999,
-0-8999 and 0-999 the same way
+``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
+of 1,000 deals up to 9000-9999 (``hevagames-1000-4999`` and
+``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
+``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
+escalate theirs the same way
 (``superior-1k``'s last rung 100 million). The benchmark rows of the same deals were
 made at 10 s or 60 s a deal, by long one-deal solves and by re-proofs of
 ``main-10k``'s losses with each pruning rule off, and ``main-10k``
@@ -118,14 +114,15 @@ LADDERS = [
         by_long=10,
         by_sweep=297,
     ),
-    # every deal decided (toolkit 0.23.10); no benchmark rows of these deals
-    # but re-proofs of main-10k's losses
-    block("strict", range(1000, 2000), (), 0, 660, 722),
+    # every deal decided (toolkit 0.23.10); 948 deals decided at 10 s by
+    # 0.23.14, 660 re-proofs
+    block("strict", range(1000, 2000), ("held-1000-1999-0.23.14.csv",), 0, 1_608, 722),
     # every deal decided (toolkit 0.23.12; 2830 lost in 585 million positions
-    # at a fourth rung)
-    block("strict", range(2000, 3000), (), 0, 644, 751),
-    # 3765 unknown at 2 billion positions (toolkit 0.23.12)
-    block("strict", range(3000, 4000), (), 1, 732, 760),
+    # at a fourth rung); 962 deals decided at 10 s by 0.23.14, 644 re-proofs
+    block("strict", range(2000, 3000), ("held-2000-2999-0.23.14.csv",), 0, 1_606, 751),
+    # 3765 unknown at 2 billion positions (toolkit 0.23.12); 955 deals
+    # decided at 10 s by 0.23.14, 732 re-proofs
+    block("strict", range(3000, 4000), ("held-3000-3999-0.23.14.csv",), 1, 1_687, 760),
     # 4300 unknown at 2 billion positions (toolkit 0.23.12; 4068 lost there);
     # 959 deals decided at 10 s by the same toolkit, 706 re-proofs
     block("strict", range(4000, 5000), ("held-4000-4999-0.23.12.csv",), 1, 1_665, 708),
@@ -142,6 +139,9 @@ LADDERS = [
     # every deal decided (toolkit 0.23.13; 8175 lost at a fourth rung); 964
     # deals decided at 10 s by the same toolkit
     block("strict", range(8000, 9000), ("held-8000-8999-0.23.13.csv",), 0, 1_647, 761),
+    # every deal decided (toolkit 0.23.14); 956 deals decided at 10 s by the
+    # same toolkit, 540 re-proofs
+    block("strict", range(9000, 10000), ("held-9000-9999-0.23.14.csv",), 0, 1_496, 754),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -172,16 +172,23 @@ LADDERS = [
         5_947,
         3_350,
     ),
-    # every deal decided (toolkit 0.23.13; 5443 and 5776 won at 400 million)
-    block("hevagames", range(5000, 6000), (), 0, 510, 852),
+    # every deal decided (toolkit 0.23.13; 5443 and 5776 won at 400 million);
+    # 995 deals decided at 10 s by 0.23.14
+    block("hevagames", range(5000, 6000), ("held-hevagames-5000-5999-0.23.14.csv",), 0, 1_505, 852),
     # every deal decided (toolkit 0.23.13; 6173, 6559, 6561 won and 6385 lost at
-    # 400 million)
-    block("hevagames", range(6000, 7000), (), 0, 520, 839),
-    # every deal decided (toolkit 0.23.13; 7476 lost at 400 million)
-    block("hevagames", range(7000, 8000), (), 0, 555, 847),
+    # 400 million); 997 deals decided at 10 s by 0.23.14
+    block("hevagames", range(6000, 7000), ("held-hevagames-6000-6999-0.23.14.csv",), 0, 1_517, 839),
+    # every deal decided (toolkit 0.23.13; 7476 lost at 400 million); 998
+    # deals decided at 10 s by 0.23.14
+    block("hevagames", range(7000, 8000), ("held-hevagames-7000-7999-0.23.14.csv",), 0, 1_553, 847),
     # 8175 unknown at 800 million positions (toolkit 0.23.13; a strict loss,
     # which settles nothing under hevagames); 997 deals decided at 10 s
     block("hevagames", range(8000, 9000), ("held-hevagames-8000-8999-0.23.13.csv",), 1, 1_477, 837),
+    # every deal decided (toolkit 0.23.14; 9252 lost at 400 million, in 19.5
+    # million positions); 998 deals decided at 10 s by the same toolkit
+    block(
+        "hevagames", range(9000, 10000), ("held-hevagames-9000-9999-0.23.14.csv",), 0, 1_393, 854
+    ),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -195,6 +202,8 @@ LADDERS = [
     block("cardgames", range(7000, 8000), (), 0, 324, 952),
     # 8105 lost and 8671 won at 400 million positions
     block("cardgames", range(8000, 9000), (), 0, 228, 957),
+    # every deal decided by 20 million positions (toolkit 0.23.14)
+    block("cardgames", range(9000, 10000), (), 0, 216, 961),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -359,18 +368,21 @@ BY_100K = {
     "strict-6000-6999": 901,
     "strict-7000-7999": 902,
     "strict-8000-8999": 899,
+    "strict-9000-9999": 894,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
     "hevagames-6000-6999": 966,
     "hevagames-7000-7999": 975,
     "hevagames-8000-8999": 967,
+    "hevagames-9000-9999": 969,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
     "cardgames-6000-6999": 993,
     "cardgames-7000-7999": 995,
     "cardgames-8000-8999": 994,
+    "cardgames-9000-9999": 995,
     "solvitaire-1k": 938,
 }
 
@@ -386,13 +398,20 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
     assert compared >= BY_100K[folder], compared
 
 
-#: 10 s benchmark rows (toolkits 0.23.12 and 0.23.13) and the decided rows of
-#: ``main-100k`` they share: today's counts (``hevagames-1000-4999`` checks
-#: the same rows against its ladder)
+#: 10 s benchmark rows (toolkits 0.23.12-0.23.14) and the decided rows of
+#: ``main-100k`` they share: today's counts (each ladder checks the same
+#: rows against itself)
 BENCH_BY_100K = {
     ("held-hevagames-1000-3999-0.23.13.csv", "hevagames"): 2_903,
     ("held-hevagames-4000-4999-0.23.12.csv", "hevagames"): 970,
     ("held-hevagames-8000-8999-0.23.13.csv", "hevagames"): 967,
+    ("held-hevagames-5000-5999-0.23.14.csv", "hevagames"): 971,
+    ("held-hevagames-6000-6999-0.23.14.csv", "hevagames"): 966,
+    ("held-hevagames-7000-7999-0.23.14.csv", "hevagames"): 975,
+    ("held-hevagames-9000-9999-0.23.14.csv", "hevagames"): 969,
+    ("held-1000-1999-0.23.14.csv", "strict"): 883,
+    ("held-2000-2999-0.23.14.csv", "strict"): 891,
+    ("held-3000-3999-0.23.14.csv", "strict"): 890,
 }
 
 
