@@ -375,7 +375,7 @@ BY_100K = {
     "hevagames-5000-5999": 971,
     "hevagames-6000-6999": 966,
     "hevagames-7000-7999": 975,
-    "hevagames-8000-8999": 967,
+    "hevagames-8000-8999": 968,
     "hevagames-9000-9999": 969,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
