@@ -254,7 +254,10 @@ def ladder_named(folder: str) -> Ladder:
     return ladder
 
 
+@cache
 def published(ladder: Ladder) -> pd.DataFrame:
+    """A ladder's rows by deal, read once (several tests read every ladder;
+    none may change the frame)."""
     df = load_runs([PUBLISHED / ladder.folder])
     return df[df["profile"] == ladder.profile].set_index("deal")
 
