@@ -38,8 +38,8 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
-#: every `strict` deal of 0-9999 by the ladder, pooled: the README's headline
-STRICT_10K = (
+#: every `strict` deal of 0-10999 by the ladder, pooled: the README's headline
+STRICT_11K = (
     "strict-600",
     "strict-600-999",
     "strict-1000-1999",
@@ -51,14 +51,15 @@ STRICT_10K = (
     "strict-7000-7999",
     "strict-8000-8999",
     "strict-9000-9999",
+    "strict-10000-10999",
 )
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-9999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-10999, each decided one by
 #: one (--pool: each profile's folders count as one sample; hevagames-1000-4999's
 #: subsample, its one hard deal, is a census and pools as phase 1)
-RULES_10K = (
-    *STRICT_10K,
+RULES_11K = (
+    *STRICT_11K,
     "hevagames-1k",
     "hevagames-1000-4999",
     "hevagames-5000-5999",
@@ -66,6 +67,7 @@ RULES_10K = (
     "hevagames-7000-7999",
     "hevagames-8000-8999",
     "hevagames-9000-9999",
+    "hevagames-10000-10999",
     "cardgames-1k",
     "cardgames-1000-4999",
     "cardgames-5000-5999",
@@ -73,6 +75,7 @@ RULES_10K = (
     "cardgames-7000-7999",
     "cardgames-8000-8999",
     "cardgames-9000-9999",
+    "cardgames-10000-10999",
 )
 
 
@@ -140,28 +143,28 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 7,226 won, 2,771 lost, 3 unknown (205, 3765,
+    # the README's first answer: 7,953 won, 3,044 lost, 3 unknown (205, 3765,
     # 4300)
     Combined(
-        "strict-10k-report",
-        STRICT_10K,
+        "strict-11k-report",
+        STRICT_11K,
         ("--pool",),
-        ("| strict | 10000 | 7226 | 2771 | 3 | 72.3 [71.4, 73.2] | 72.3 .. 72.3 |",),
+        ("| strict | 11000 | 7953 | 3044 | 3 | 72.3 [71.5, 73.1] | 72.3 .. 72.3 |",),
     ),
-    # the README's table: three profiles on the same 10,000 deals, and every
+    # the README's table: three profiles on the same 11,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win;
     # hevagames-8000-8999's census of its one hard deal (8175, won turned
     # by 128) folds into phase 1, so hevagames has no unknown left
     Combined(
-        "rules-10k-report",
-        RULES_10K,
+        "rules-11k-report",
+        RULES_11K,
         ("--pool",),
         (
-            "| hevagames | 10000 | 8819 | 1181 | 0 | 88.2 [87.5, 88.8] |",
-            "| cardgames | 10000 | 9229 | 769 | 2 | 92.3 [91.8, 92.8] |",
-            "| strict | hevagames | 10000 | 3 | 7226 | 0 | 1590 | 1181 |",
-            "| hevagames | cardgames | 10000 | 2 | 8819 | 0 | 410 | 769 |",
-            "| hevagames | 10000 | 8819 (88.2%) | 1181 (11.8%) | 0 (0.0%) | 88.2 | 88.2 .. 88.2 "
+            "| hevagames | 11000 | 9701 | 1299 | 0 | 88.2 [87.6, 88.8] |",
+            "| cardgames | 11000 | 10153 | 844 | 3 | 92.3 [91.8, 92.8] |",
+            "| strict | hevagames | 11000 | 3 | 7953 | 0 | 1745 | 1299 |",
+            "| hevagames | cardgames | 11000 | 3 | 9701 | 0 | 452 | 844 |",
+            "| hevagames | 11000 | 9701 (88.2%) | 1299 (11.8%) | 0 (0.0%) | 88.2 | 88.2 .. 88.2 "
             "| 0 | none | none | 1 | 88.2 [87.6, 88.8] |",
         ),
     ),

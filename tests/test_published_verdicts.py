@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 9000-9999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 10000-10999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -70,9 +70,12 @@ def block(
 ) -> Ladder:
     """The ladder of a block of deals, published as ``<profile>-<first>-<last>``
     and checked against its 10 s benchmark files ``held`` (if any), the
-    re-proofs and ``main-10k`` (no long-proof rows)."""
+    re-proofs and ``main-10k`` (no long-proof rows); past deal 9999, where
+    ``main-10k`` has no rows, ``main-100k`` is the sweep counted in
+    ``by_sweep``."""
     folder = f"{profile}-{deals.start}-{deals.stop - 1}"
-    return Ladder(folder, profile, deals, (*held, VERIFY), unknown, compared, 0, by_sweep)
+    sweep = "main-10k" if deals.stop <= 10_000 else "main-100k"
+    return Ladder(folder, profile, deals, (*held, VERIFY), unknown, compared, 0, by_sweep, sweep)
 
 
 LADDERS = [
@@ -142,6 +145,10 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14); 956 deals decided at 10 s by the
     # same toolkit, 540 re-proofs
     block("strict", range(9000, 10000), ("held-9000-9999-0.23.14.csv",), 0, 1_496, 754),
+    # every deal decided (toolkit 0.23.14; 10089 lost in 637 million positions
+    # at a fourth rung); 962 deals decided at 10 s by the same toolkit; past
+    # deal 9999 main-100k is the sweep compared (no re-proofs)
+    block("strict", range(10000, 11000), ("held-10000-10999-0.23.14.csv",), 0, 962, 899),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -190,6 +197,12 @@ LADDERS = [
     block(
         "hevagames", range(9000, 10000), ("held-hevagames-9000-9999-0.23.14.csv",), 0, 1_393, 854
     ),
+    # every deal decided (toolkit 0.23.14; 10114, 10165, 10402 and 10525 lost
+    # and 10536 won at 400 million); 990 deals decided at 10 s by the same
+    # toolkit; past deal 9999 main-100k is the sweep compared (no re-proofs)
+    block(
+        "hevagames", range(10000, 11000), ("held-hevagames-10000-10999-0.23.14.csv",), 0, 990, 969
+    ),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -205,6 +218,10 @@ LADDERS = [
     block("cardgames", range(8000, 9000), (), 0, 228, 957),
     # every deal decided by 20 million positions (toolkit 0.23.14)
     block("cardgames", range(9000, 10000), (), 0, 216, 961),
+    # 10937 unknown at 400 and 800 million positions (a hevagames loss;
+    # toolkit 0.23.14), 10490 won at 400 million; no benchmark rows or
+    # re-proofs past 9999
+    block("cardgames", range(10000, 11000), (), 1, 0, 990),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -373,6 +390,7 @@ BY_100K = {
     "strict-7000-7999": 902,
     "strict-8000-8999": 899,
     "strict-9000-9999": 894,
+    "strict-10000-10999": 899,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
@@ -380,6 +398,7 @@ BY_100K = {
     "hevagames-7000-7999": 975,
     "hevagames-8000-8999": 968,
     "hevagames-9000-9999": 969,
+    "hevagames-10000-10999": 969,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
@@ -387,6 +406,7 @@ BY_100K = {
     "cardgames-7000-7999": 995,
     "cardgames-8000-8999": 994,
     "cardgames-9000-9999": 995,
+    "cardgames-10000-10999": 990,
     "solvitaire-1k": 938,
 }
 
@@ -403,8 +423,9 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
 
 
 #: the ladders' unknown deals that ``main-100k`` has a row for (all of them
-#: unknown there too): `strict` 205, 3765, 4300, `cardgames` 2152, 3587
-LADDER_UNKNOWNS_IN_100K = 5
+#: unknown there too): `strict` 205, 3765, 4300, `cardgames` 2152, 3587,
+#: 10937
+LADDER_UNKNOWNS_IN_100K = 6
 
 
 def test_no_ladder_leaves_unknown_a_deal_the_100k_sweep_decides() -> None:
@@ -440,9 +461,11 @@ BENCH_BY_100K = {
     ("held-hevagames-6000-6999-0.23.14.csv", "hevagames"): 966,
     ("held-hevagames-7000-7999-0.23.14.csv", "hevagames"): 975,
     ("held-hevagames-9000-9999-0.23.14.csv", "hevagames"): 969,
+    ("held-hevagames-10000-10999-0.23.14.csv", "hevagames"): 969,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
+    ("held-10000-10999-0.23.14.csv", "strict"): 897,
 }
 
 
