@@ -38,8 +38,8 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
-#: every `strict` deal of 0-10999 by the ladder, pooled: the README's headline
-STRICT_11K = (
+#: every `strict` deal of 0-11999 by the ladder, pooled: the README's headline
+STRICT_12K = (
     "strict-600",
     "strict-600-999",
     "strict-1000-1999",
@@ -52,14 +52,15 @@ STRICT_11K = (
     "strict-8000-8999",
     "strict-9000-9999",
     "strict-10000-10999",
+    "strict-11000-11999",
 )
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-10999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-11999, each decided one by
 #: one (--pool: each profile's folders count as one sample; hevagames-1000-4999's
 #: subsample, its one hard deal, is a census and pools as phase 1)
-RULES_11K = (
-    *STRICT_11K,
+RULES_12K = (
+    *STRICT_12K,
     "hevagames-1k",
     "hevagames-1000-4999",
     "hevagames-5000-5999",
@@ -68,6 +69,7 @@ RULES_11K = (
     "hevagames-8000-8999",
     "hevagames-9000-9999",
     "hevagames-10000-10999",
+    "hevagames-11000-11999",
     "cardgames-1k",
     "cardgames-1000-4999",
     "cardgames-5000-5999",
@@ -76,6 +78,7 @@ RULES_11K = (
     "cardgames-8000-8999",
     "cardgames-9000-9999",
     "cardgames-10000-10999",
+    "cardgames-11000-11999",
 )
 
 
@@ -143,29 +146,29 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 7,953 won, 3,044 lost, 3 unknown (205, 3765,
-    # 4300)
+    # the README's first answer: 8,641 won, 3,355 lost, 4 unknown (205, 3765,
+    # 4300, 11625)
     Combined(
-        "strict-11k-report",
-        STRICT_11K,
+        "strict-12k-report",
+        STRICT_12K,
         ("--pool",),
-        ("| strict | 11000 | 7953 | 3044 | 3 | 72.3 [71.5, 73.1] | 72.3 .. 72.3 |",),
+        ("| strict | 12000 | 8641 | 3355 | 4 | 72.0 [71.2, 72.8] | 72.0 .. 72.0 |",),
     ),
-    # the README's table: three profiles on the same 11,000 deals, and every
+    # the README's table: three profiles on the same 12,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win;
     # hevagames-8000-8999's census of its one hard deal (8175, won turned
     # by 128) folds into phase 1, so hevagames has no unknown left
     Combined(
-        "rules-11k-report",
-        RULES_11K,
+        "rules-12k-report",
+        RULES_12K,
         ("--pool",),
         (
-            "| hevagames | 11000 | 9701 | 1299 | 0 | 88.2 [87.6, 88.8] |",
-            "| cardgames | 11000 | 10153 | 844 | 3 | 92.3 [91.8, 92.8] |",
-            "| strict | hevagames | 11000 | 3 | 7953 | 0 | 1745 | 1299 |",
-            "| hevagames | cardgames | 11000 | 3 | 9701 | 0 | 452 | 844 |",
-            "| hevagames | 11000 | 9701 (88.2%) | 1299 (11.8%) | 0 (0.0%) | 88.2 | 88.2 .. 88.2 "
-            "| 0 | none | none | 1 | 88.2 [87.6, 88.8] |",
+            "| hevagames | 12000 | 10573 | 1427 | 0 | 88.1 [87.5, 88.7] |",
+            "| cardgames | 12000 | 11069 | 928 | 3 | 92.3 [91.8, 92.7] |",
+            "| strict | hevagames | 12000 | 4 | 8641 | 0 | 1928 | 1427 |",
+            "| hevagames | cardgames | 12000 | 3 | 10573 | 0 | 496 | 928 |",
+            "| hevagames | 12000 | 10573 (88.1%) | 1427 (11.9%) | 0 (0.0%) | 88.1 | 88.1 .. 88.1 "
+            "| 0 | none | none | 1 | 88.1 [87.5, 88.7] |",
         ),
     ),
 ]

@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 10000-10999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 11000-11999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -149,6 +149,9 @@ LADDERS = [
     # at a fourth rung); 962 deals decided at 10 s by the same toolkit; past
     # deal 9999 main-100k is the sweep compared (no re-proofs)
     block("strict", range(10000, 11000), ("held-10000-10999-0.23.14.csv",), 0, 962, 899),
+    # 11625 unknown at 800 million positions (toolkit 0.23.14; 11061 lost in
+    # 430 million there); 941 deals decided at 10 s by the same toolkit
+    block("strict", range(11000, 12000), ("held-11000-11999-0.23.14.csv",), 1, 941, 873),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -203,6 +206,11 @@ LADDERS = [
     block(
         "hevagames", range(10000, 11000), ("held-hevagames-10000-10999-0.23.14.csv",), 0, 990, 969
     ),
+    # every deal decided (toolkit 0.23.14; 11967 won at 400 million, in 111
+    # million positions); 995 deals decided at 10 s by the same toolkit
+    block(
+        "hevagames", range(11000, 12000), ("held-hevagames-11000-11999-0.23.14.csv",), 0, 995, 964
+    ),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -222,6 +230,9 @@ LADDERS = [
     # toolkit 0.23.14), 10490 won at 400 million; no benchmark rows or
     # re-proofs past 9999
     block("cardgames", range(10000, 11000), (), 1, 0, 990),
+    # every deal decided (toolkit 0.23.14; 11444 lost at 400 million, in 14
+    # million positions)
+    block("cardgames", range(11000, 12000), (), 0, 0, 993),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -391,6 +402,7 @@ BY_100K = {
     "strict-8000-8999": 899,
     "strict-9000-9999": 894,
     "strict-10000-10999": 899,
+    "strict-11000-11999": 873,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
@@ -399,6 +411,7 @@ BY_100K = {
     "hevagames-8000-8999": 968,
     "hevagames-9000-9999": 969,
     "hevagames-10000-10999": 969,
+    "hevagames-11000-11999": 964,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
@@ -407,6 +420,7 @@ BY_100K = {
     "cardgames-8000-8999": 994,
     "cardgames-9000-9999": 995,
     "cardgames-10000-10999": 990,
+    "cardgames-11000-11999": 993,
     "solvitaire-1k": 938,
 }
 
@@ -423,9 +437,9 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
 
 
 #: the ladders' unknown deals that ``main-100k`` has a row for (all of them
-#: unknown there too): `strict` 205, 3765, 4300, `cardgames` 2152, 3587,
-#: 10937
-LADDER_UNKNOWNS_IN_100K = 6
+#: unknown there too): `strict` 205, 3765, 4300, 11625, `cardgames` 2152,
+#: 3587, 10937
+LADDER_UNKNOWNS_IN_100K = 7
 
 
 def test_no_ladder_leaves_unknown_a_deal_the_100k_sweep_decides() -> None:
@@ -462,10 +476,12 @@ BENCH_BY_100K = {
     ("held-hevagames-7000-7999-0.23.14.csv", "hevagames"): 975,
     ("held-hevagames-9000-9999-0.23.14.csv", "hevagames"): 969,
     ("held-hevagames-10000-10999-0.23.14.csv", "hevagames"): 969,
+    ("held-hevagames-11000-11999-0.23.14.csv", "hevagames"): 964,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
     ("held-10000-10999-0.23.14.csv", "strict"): 897,
+    ("held-11000-11999-0.23.14.csv", "strict"): 871,
 }
 
 
