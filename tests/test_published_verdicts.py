@@ -206,7 +206,7 @@ LADDERS = [
     block(
         "hevagames", range(10000, 11000), ("held-hevagames-10000-10999-0.23.14.csv",), 0, 990, 969
     ),
-    # every deal decided (toolkit 0.23.14; 11967 won at 400 million, in 111
+    # every deal decided (toolkit 0.23.14; 11967 won at 400 million, in 112
     # million positions); 995 deals decided at 10 s by the same toolkit
     block(
         "hevagames", range(11000, 12000), ("held-hevagames-11000-11999-0.23.14.csv",), 0, 995, 964
