@@ -173,8 +173,8 @@ def test_replay_as_writes_a_line_of_the_larger_profile(larger, pick):
     strict, replays as it is to a win under that profile; its moves are the
     strict ones with moves added where the larger needs them (counted)."""
     solved = run("solve", "2", "--nodes", "200K")
-    assert solved.exit_code == 0 and "# deal 2  profile strict  won" in solved.output
-    r = run("replay", "-", "--as", larger, input=solved.output)
+    assert solved.exit_code == 0 and "# deal 2  profile strict  won" in solved.stdout
+    r = run("replay", "-", "--as", larger, input=solved.stdout)
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     head = f"# deal 2  profile {larger}" + (f"  pick {pick}" if pick else "") + "  won"
@@ -182,10 +182,10 @@ def test_replay_as_writes_a_line_of_the_larger_profile(larger, pick):
     assert lines[-1] == f"# banked 52/52  won under {larger}"
     added = int(lines[1].rsplit(", ", 1)[1].split()[0])
     moves = [m.split(". ", 1)[1] for m in lines if not m.startswith("#")]
-    strict = [m.split(". ", 1)[1] for m in solved.output.splitlines() if not m.startswith("#")]
+    strict = [m.split(". ", 1)[1] for m in solved.stdout.splitlines() if not m.startswith("#")]
     assert len(moves) == len(strict) + added
     assert (added > 0) == (larger != "selective"), added
-    again = run("replay", "-", input=r.output)  # the header names deal, profile, pick
+    again = run("replay", "-", input=r.stdout)  # the header names deal, profile, pick
     assert again.exit_code == 0 and again.output == "banked 52/52  won\n", again.output
 
 
@@ -202,22 +202,22 @@ def test_replay_as_from_a_position_file_replays_as_it_is(tmp_path, monkeypatch):
         pos = pos.apply(rng.choice(pos.legal_moves()))
     Path("pos.txt").write_text(position_to_text(pos))  # says profile strict
     solved = run("solve", "--position", "pos.txt", "--nodes", "1M")
-    assert "# position pos.txt  profile strict  won" in solved.output, solved.output
-    Path("s.txt").write_text(solved.output)
+    assert "# position pos.txt  profile strict  won" in solved.stdout, solved.stdout
+    Path("s.txt").write_text(solved.stdout)
     for larger in ("superior", "strict:draw=1", "selective"):
         r = run("replay", "s.txt", "--as", larger)
         assert r.exit_code == 0, r.output
         assert r.output.startswith(f"# position pos.txt  profile {larger}  won"), r.output
-        Path("o.txt").write_text(r.output)
+        Path("o.txt").write_text(r.stdout)
         again = run("replay", "o.txt")
         assert again.exit_code == 0 and again.output == "banked 52/52  won\n", again.output
         assert run("view", "o.txt", "-o", "o.html").exit_code == 0
-    unrelated = solved.output.replace("profile strict ", "profile solvitaire ")
+    unrelated = solved.stdout.replace("profile strict ", "profile solvitaire ")
     assert_user_error(
         run("replay", "-", input=unrelated), "the position says profile strict but solvitaire"
     )
     # no header: a profile option is the file's or an error, as before
-    bare = "\n".join(ln for ln in solved.output.splitlines() if not ln.startswith("#"))
+    bare = "\n".join(ln for ln in solved.stdout.splitlines() if not ln.startswith("#"))
     assert_user_error(
         run("replay", "--position", "pos.txt", "-p", "superior", "-", input=bare),
         "the position says profile strict but superior",
