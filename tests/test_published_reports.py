@@ -38,22 +38,13 @@ LADDERS_1K = (
 RELATED_2K = ("strict-600", "strict-600-999", "strict-1000-1999", "cardgames-1k", "variants-2k-est")
 
 
+def blocks(profile: str, first: int, stop: int) -> tuple[str, ...]:
+    """The folders of ``profile``'s blocks of 1,000 deals from ``first`` to ``stop``."""
+    return tuple(f"{profile}-{a}-{a + 999}" for a in range(first, stop, 1000))
+
+
 #: every `strict` deal of 0-11999 by the ladder, pooled: the README's headline
-STRICT_12K = (
-    "strict-600",
-    "strict-600-999",
-    "strict-1000-1999",
-    "strict-2000-2999",
-    "strict-3000-3999",
-    "strict-4000-4999",
-    "strict-5000-5999",
-    "strict-6000-6999",
-    "strict-7000-7999",
-    "strict-8000-8999",
-    "strict-9000-9999",
-    "strict-10000-10999",
-    "strict-11000-11999",
-)
+STRICT_12K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 12000))
 
 
 #: `strict`, `hevagames` and `cardgames` on deals 0-11999, each decided one by
@@ -61,24 +52,11 @@ STRICT_12K = (
 #: subsample, its one hard deal, is a census and pools as phase 1)
 RULES_12K = (
     *STRICT_12K,
-    "hevagames-1k",
-    "hevagames-1000-4999",
-    "hevagames-5000-5999",
-    "hevagames-6000-6999",
-    "hevagames-7000-7999",
-    "hevagames-8000-8999",
-    "hevagames-9000-9999",
-    "hevagames-10000-10999",
-    "hevagames-11000-11999",
-    "cardgames-1k",
-    "cardgames-1000-4999",
-    "cardgames-5000-5999",
-    "cardgames-6000-6999",
-    "cardgames-7000-7999",
-    "cardgames-8000-8999",
-    "cardgames-9000-9999",
-    "cardgames-10000-10999",
-    "cardgames-11000-11999",
+    *(
+        folder
+        for profile in ("hevagames", "cardgames")
+        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 12000))
+    ),
 )
 
 
