@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 11000-11999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 12000-12999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -153,6 +153,9 @@ LADDERS = [
     # at a fourth rung, 11625 in 887 million at a fifth); 941 deals decided
     # at 10 s by the same toolkit
     block("strict", range(11000, 12000), ("held-11000-11999-0.23.14.csv",), 0, 941, 873),
+    # every deal decided by 400 million positions (toolkit 0.23.14); 960 deals
+    # decided at 10 s by the same toolkit
+    block("strict", range(12000, 13000), ("held-12000-12999-0.23.14.csv",), 0, 960, 897),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -211,6 +214,11 @@ LADDERS = [
     # million positions); 995 deals decided at 10 s by the same toolkit
     block(
         "hevagames", range(11000, 12000), ("held-hevagames-11000-11999-0.23.14.csv",), 0, 995, 964
+    ),
+    # every deal decided (toolkit 0.23.14; 12931 lost at 400 million, in 87
+    # million positions); 994 deals decided at 10 s by the same toolkit
+    block(
+        "hevagames", range(12000, 13000), ("held-hevagames-12000-12999-0.23.14.csv",), 0, 994, 962
     ),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
@@ -404,6 +412,7 @@ BY_100K = {
     "strict-9000-9999": 894,
     "strict-10000-10999": 899,
     "strict-11000-11999": 873,
+    "strict-12000-12999": 897,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
@@ -413,6 +422,7 @@ BY_100K = {
     "hevagames-9000-9999": 969,
     "hevagames-10000-10999": 969,
     "hevagames-11000-11999": 964,
+    "hevagames-12000-12999": 962,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
@@ -478,11 +488,13 @@ BENCH_BY_100K = {
     ("held-hevagames-9000-9999-0.23.14.csv", "hevagames"): 969,
     ("held-hevagames-10000-10999-0.23.14.csv", "hevagames"): 969,
     ("held-hevagames-11000-11999-0.23.14.csv", "hevagames"): 964,
+    ("held-hevagames-12000-12999-0.23.14.csv", "hevagames"): 962,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
     ("held-10000-10999-0.23.14.csv", "strict"): 897,
     ("held-11000-11999-0.23.14.csv", "strict"): 871,
+    ("held-12000-12999-0.23.14.csv", "strict"): 892,
 }
 
 
