@@ -242,6 +242,9 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 11444 lost at 400 million, in 14
     # million positions)
     block("cardgames", range(11000, 12000), (), 0, 0, 993),
+    # every deal decided (toolkit 0.23.14; 12931, a hevagames loss, won at 800
+    # million, in 634 million positions)
+    block("cardgames", range(12000, 13000), (), 0, 0, 993),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -432,6 +435,7 @@ BY_100K = {
     "cardgames-9000-9999": 995,
     "cardgames-10000-10999": 990,
     "cardgames-11000-11999": 993,
+    "cardgames-12000-12999": 993,
     "solvitaire-1k": 938,
 }
 
