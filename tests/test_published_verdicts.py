@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 12000-12999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 13000-13999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -156,6 +156,9 @@ LADDERS = [
     # every deal decided by 400 million positions (toolkit 0.23.14); 960 deals
     # decided at 10 s by the same toolkit
     block("strict", range(12000, 13000), ("held-12000-12999-0.23.14.csv",), 0, 960, 897),
+    # 13636 unknown at 800 million positions (toolkit 0.23.14); 969 deals
+    # decided at 10 s by the same toolkit
+    block("strict", range(13000, 14000), ("held-13000-13999-0.23.14.csv",), 1, 969, 895),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -220,6 +223,11 @@ LADDERS = [
     block(
         "hevagames", range(12000, 13000), ("held-hevagames-12000-12999-0.23.14.csv",), 0, 994, 962
     ),
+    # every deal decided (toolkit 0.23.14; 13892 lost at 400 million, in 21
+    # million positions); 996 deals decided at 10 s by the same toolkit
+    block(
+        "hevagames", range(13000, 14000), ("held-hevagames-13000-13999-0.23.14.csv",), 0, 996, 965
+    ),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -245,6 +253,8 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 12931, a hevagames loss, won at 800
     # million, in 634 million positions)
     block("cardgames", range(12000, 13000), (), 0, 0, 993),
+    # every deal decided by 20 million positions (toolkit 0.23.14)
+    block("cardgames", range(13000, 14000), (), 0, 0, 990),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -416,6 +426,7 @@ BY_100K = {
     "strict-10000-10999": 899,
     "strict-11000-11999": 873,
     "strict-12000-12999": 897,
+    "strict-13000-13999": 895,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
@@ -426,6 +437,7 @@ BY_100K = {
     "hevagames-10000-10999": 969,
     "hevagames-11000-11999": 964,
     "hevagames-12000-12999": 962,
+    "hevagames-13000-13999": 965,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
@@ -436,6 +448,7 @@ BY_100K = {
     "cardgames-10000-10999": 990,
     "cardgames-11000-11999": 993,
     "cardgames-12000-12999": 993,
+    "cardgames-13000-13999": 990,
     "solvitaire-1k": 938,
 }
 
@@ -452,9 +465,9 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
 
 
 #: the ladders' unknown deals that ``main-100k`` has a row for (all of them
-#: unknown there too): `strict` 205, 3765, 4300, `cardgames` 2152, 3587,
-#: 10937
-LADDER_UNKNOWNS_IN_100K = 6
+#: unknown there too): `strict` 205, 3765, 4300, 13636, `cardgames` 2152,
+#: 3587, 10937
+LADDER_UNKNOWNS_IN_100K = 7
 
 
 def test_no_ladder_leaves_unknown_a_deal_the_100k_sweep_decides() -> None:
@@ -493,12 +506,14 @@ BENCH_BY_100K = {
     ("held-hevagames-10000-10999-0.23.14.csv", "hevagames"): 969,
     ("held-hevagames-11000-11999-0.23.14.csv", "hevagames"): 964,
     ("held-hevagames-12000-12999-0.23.14.csv", "hevagames"): 962,
+    ("held-hevagames-13000-13999-0.23.14.csv", "hevagames"): 965,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
     ("held-10000-10999-0.23.14.csv", "strict"): 897,
     ("held-11000-11999-0.23.14.csv", "strict"): 871,
     ("held-12000-12999-0.23.14.csv", "strict"): 892,
+    ("held-13000-13999-0.23.14.csv", "strict"): 894,
 }
 
 
