@@ -156,7 +156,7 @@ LADDERS = [
     # every deal decided by 400 million positions (toolkit 0.23.14); 960 deals
     # decided at 10 s by the same toolkit
     block("strict", range(12000, 13000), ("held-12000-12999-0.23.14.csv",), 0, 960, 897),
-    # 13636 unknown at 800 million positions (toolkit 0.23.14); 969 deals
+    # 13636 unknown at 2 billion positions (toolkit 0.23.14); 969 deals
     # decided at 10 s by the same toolkit
     block("strict", range(13000, 14000), ("held-13000-13999-0.23.14.csv",), 1, 969, 895),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
