@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 13000-13999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 14000-14999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -159,6 +159,10 @@ LADDERS = [
     # 13636 unknown at 2 billion positions (toolkit 0.23.14); 969 deals
     # decided at 10 s by the same toolkit
     block("strict", range(13000, 14000), ("held-13000-13999-0.23.14.csv",), 1, 969, 895),
+    # every deal decided (toolkit 0.23.14; 14240 lost at 800 million, in 483
+    # million positions, 14391 at 2 billion, in 671 million); 963 deals
+    # decided at 10 s by the same toolkit
+    block("strict", range(14000, 15000), ("held-14000-14999-0.23.14.csv",), 0, 963, 894),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -228,6 +232,12 @@ LADDERS = [
     block(
         "hevagames", range(13000, 14000), ("held-hevagames-13000-13999-0.23.14.csv",), 0, 996, 965
     ),
+    # every deal decided (toolkit 0.23.14; 14034 won and 14344 lost at 400
+    # million, in 107 and 130 million positions); 997 deals decided at 10 s
+    # by the same toolkit
+    block(
+        "hevagames", range(14000, 15000), ("held-hevagames-14000-14999-0.23.14.csv",), 0, 997, 972
+    ),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -255,6 +265,9 @@ LADDERS = [
     block("cardgames", range(12000, 13000), (), 0, 0, 993),
     # every deal decided by 20 million positions (toolkit 0.23.14)
     block("cardgames", range(13000, 14000), (), 0, 0, 990),
+    # every deal decided (toolkit 0.23.14; 14344, lost under strict and
+    # hevagames, lost at 400 million, in 279 million positions)
+    block("cardgames", range(14000, 15000), (), 0, 0, 991),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -427,6 +440,7 @@ BY_100K = {
     "strict-11000-11999": 873,
     "strict-12000-12999": 897,
     "strict-13000-13999": 895,
+    "strict-14000-14999": 894,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
@@ -438,6 +452,7 @@ BY_100K = {
     "hevagames-11000-11999": 964,
     "hevagames-12000-12999": 962,
     "hevagames-13000-13999": 965,
+    "hevagames-14000-14999": 972,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
@@ -449,6 +464,7 @@ BY_100K = {
     "cardgames-11000-11999": 993,
     "cardgames-12000-12999": 993,
     "cardgames-13000-13999": 990,
+    "cardgames-14000-14999": 991,
     "solvitaire-1k": 938,
 }
 
@@ -507,6 +523,7 @@ BENCH_BY_100K = {
     ("held-hevagames-11000-11999-0.23.14.csv", "hevagames"): 964,
     ("held-hevagames-12000-12999-0.23.14.csv", "hevagames"): 962,
     ("held-hevagames-13000-13999-0.23.14.csv", "hevagames"): 965,
+    ("held-hevagames-14000-14999-0.23.14.csv", "hevagames"): 972,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
@@ -514,6 +531,7 @@ BENCH_BY_100K = {
     ("held-11000-11999-0.23.14.csv", "strict"): 871,
     ("held-12000-12999-0.23.14.csv", "strict"): 892,
     ("held-13000-13999-0.23.14.csv", "strict"): 894,
+    ("held-14000-14999-0.23.14.csv", "strict"): 893,
 }
 
 
