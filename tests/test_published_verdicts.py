@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 14000-14999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 16000-16999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -163,6 +163,12 @@ LADDERS = [
     # million positions, 14391 at 2 billion, in 671 million); 963 deals
     # decided at 10 s by the same toolkit
     block("strict", range(14000, 15000), ("held-14000-14999-0.23.14.csv",), 0, 963, 894),
+    # every deal decided (toolkit 0.23.14; 15412 lost at 800 million, in 454
+    # million positions); 957 deals decided at 10 s by the same toolkit
+    block("strict", range(15000, 16000), ("held-15000-15999-0.23.14.csv",), 0, 957, 893),
+    # every deal decided by 400 million positions (toolkit 0.23.14; 16616 won
+    # in 215 million); 956 deals decided at 10 s by the same toolkit
+    block("strict", range(16000, 17000), ("held-16000-16999-0.23.14.csv",), 0, 956, 895),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -238,6 +244,18 @@ LADDERS = [
     block(
         "hevagames", range(14000, 15000), ("held-hevagames-14000-14999-0.23.14.csv",), 0, 997, 972
     ),
+    # every deal decided (toolkit 0.23.14; 15594 and 15857 won and 15819 lost
+    # at 400 million, in 71, 94 and 24 million positions); 996 deals decided
+    # at 10 s by the same toolkit
+    block(
+        "hevagames", range(15000, 16000), ("held-hevagames-15000-15999-0.23.14.csv",), 0, 996, 972
+    ),
+    # every deal decided (toolkit 0.23.14; 16184 and 16608 lost at 400
+    # million, in 51 and 35 million positions); 996 deals decided at 10 s by
+    # the same toolkit
+    block(
+        "hevagames", range(16000, 17000), ("held-hevagames-16000-16999-0.23.14.csv",), 0, 996, 971
+    ),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -268,6 +286,12 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 14344, lost under strict and
     # hevagames, lost at 400 million, in 279 million positions)
     block("cardgames", range(14000, 15000), (), 0, 0, 991),
+    # every deal decided (toolkit 0.23.14; 15819, lost under strict and
+    # hevagames, lost at 400 million, in 62 million positions)
+    block("cardgames", range(15000, 16000), (), 0, 0, 989),
+    # every deal decided (toolkit 0.23.14; 16664, lost under strict and
+    # hevagames in about 41,000 positions, lost at 400 million, in 55 million)
+    block("cardgames", range(16000, 17000), (), 0, 0, 996),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -441,6 +465,8 @@ BY_100K = {
     "strict-12000-12999": 897,
     "strict-13000-13999": 895,
     "strict-14000-14999": 894,
+    "strict-15000-15999": 893,
+    "strict-16000-16999": 895,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
@@ -453,6 +479,8 @@ BY_100K = {
     "hevagames-12000-12999": 962,
     "hevagames-13000-13999": 965,
     "hevagames-14000-14999": 972,
+    "hevagames-15000-15999": 972,
+    "hevagames-16000-16999": 971,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
@@ -465,6 +493,8 @@ BY_100K = {
     "cardgames-12000-12999": 993,
     "cardgames-13000-13999": 990,
     "cardgames-14000-14999": 991,
+    "cardgames-15000-15999": 989,
+    "cardgames-16000-16999": 996,
     "solvitaire-1k": 938,
 }
 
@@ -524,6 +554,8 @@ BENCH_BY_100K = {
     ("held-hevagames-12000-12999-0.23.14.csv", "hevagames"): 962,
     ("held-hevagames-13000-13999-0.23.14.csv", "hevagames"): 965,
     ("held-hevagames-14000-14999-0.23.14.csv", "hevagames"): 972,
+    ("held-hevagames-15000-15999-0.23.14.csv", "hevagames"): 972,
+    ("held-hevagames-16000-16999-0.23.14.csv", "hevagames"): 971,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
@@ -532,6 +564,8 @@ BENCH_BY_100K = {
     ("held-12000-12999-0.23.14.csv", "strict"): 892,
     ("held-13000-13999-0.23.14.csv", "strict"): 894,
     ("held-14000-14999-0.23.14.csv", "strict"): 893,
+    ("held-15000-15999-0.23.14.csv", "strict"): 892,
+    ("held-16000-16999-0.23.14.csv", "strict"): 893,
 }
 
 
