@@ -63,7 +63,7 @@ VERIFY = "verify-published-0.23.5.csv.gz"
 def block(
     profile: str,
     deals: range,
-    held: tuple[str, ...],
+    held: str | tuple[str, ...],
     unknown: int,
     compared: int,
     by_sweep: int,
@@ -72,8 +72,13 @@ def block(
     and checked against its 10 s benchmark files ``held`` (if any), the
     re-proofs and ``main-10k`` (no long-proof rows); past deal 9999, where
     ``main-10k`` has no rows, ``main-100k`` is the sweep counted in
-    ``by_sweep``."""
+    ``by_sweep``. ``held`` given as a toolkit version names the block's own
+    file, ``held-[<profile>-]<first>-<last>-<version>.csv`` (a `strict`
+    file carries no profile name)."""
     folder = f"{profile}-{deals.start}-{deals.stop - 1}"
+    if isinstance(held, str):
+        name = "" if profile == "strict" else f"{profile}-"
+        held = (f"held-{name}{deals.start}-{deals.stop - 1}-{held}.csv",)
     sweep = "main-10k" if deals.stop <= 10_000 else "main-100k"
     return Ladder(folder, profile, deals, (*held, VERIFY), unknown, compared, 0, by_sweep, sweep)
 
@@ -119,56 +124,56 @@ LADDERS = [
     ),
     # every deal decided (toolkit 0.23.10); 948 deals decided at 10 s by
     # 0.23.14, 660 re-proofs
-    block("strict", range(1000, 2000), ("held-1000-1999-0.23.14.csv",), 0, 1_608, 722),
+    block("strict", range(1000, 2000), "0.23.14", 0, 1_608, 722),
     # every deal decided (toolkit 0.23.12; 2830 lost in 585 million positions
     # at a fourth rung); 962 deals decided at 10 s by 0.23.14, 644 re-proofs
-    block("strict", range(2000, 3000), ("held-2000-2999-0.23.14.csv",), 0, 1_606, 751),
+    block("strict", range(2000, 3000), "0.23.14", 0, 1_606, 751),
     # 3765 unknown at 2 billion positions (toolkit 0.23.12); 955 deals
     # decided at 10 s by 0.23.14, 732 re-proofs
-    block("strict", range(3000, 4000), ("held-3000-3999-0.23.14.csv",), 1, 1_687, 760),
+    block("strict", range(3000, 4000), "0.23.14", 1, 1_687, 760),
     # 4300 unknown at 2 billion positions (toolkit 0.23.12; 4068 lost there);
     # 959 deals decided at 10 s by the same toolkit, 706 re-proofs
-    block("strict", range(4000, 5000), ("held-4000-4999-0.23.12.csv",), 1, 1_665, 708),
+    block("strict", range(4000, 5000), "0.23.12", 1, 1_665, 708),
     # every deal decided (toolkit 0.23.12); 967 deals decided at 10 s by
     # 0.23.13, 692 re-proofs
-    block("strict", range(5000, 6000), ("held-5000-5999-0.23.13.csv",), 0, 1_659, 776),
+    block("strict", range(5000, 6000), "0.23.13", 0, 1_659, 776),
     # every deal decided (toolkit 0.23.13; 6336 won in 640 million positions
     # at a fourth rung); 956 deals decided at 10 s by the same toolkit, 758
     # re-proofs
-    block("strict", range(6000, 7000), ("held-6000-6999-0.23.13.csv",), 0, 1_714, 749),
+    block("strict", range(6000, 7000), "0.23.13", 0, 1_714, 749),
     # every deal decided (toolkit 0.23.13; 7359 and 7801 lost at a fourth
     # rung); 961 deals decided at 10 s by the same toolkit, 732 re-proofs
-    block("strict", range(7000, 8000), ("held-7000-7999-0.23.13.csv",), 0, 1_693, 743),
+    block("strict", range(7000, 8000), "0.23.13", 0, 1_693, 743),
     # every deal decided (toolkit 0.23.13; 8175 lost at a fourth rung); 964
     # deals decided at 10 s by the same toolkit
-    block("strict", range(8000, 9000), ("held-8000-8999-0.23.13.csv",), 0, 1_647, 761),
+    block("strict", range(8000, 9000), "0.23.13", 0, 1_647, 761),
     # every deal decided (toolkit 0.23.14); 956 deals decided at 10 s by the
     # same toolkit, 540 re-proofs
-    block("strict", range(9000, 10000), ("held-9000-9999-0.23.14.csv",), 0, 1_496, 754),
+    block("strict", range(9000, 10000), "0.23.14", 0, 1_496, 754),
     # every deal decided (toolkit 0.23.14; 10089 lost in 637 million positions
     # at a fourth rung); 962 deals decided at 10 s by the same toolkit; past
     # deal 9999 main-100k is the sweep compared (no re-proofs)
-    block("strict", range(10000, 11000), ("held-10000-10999-0.23.14.csv",), 0, 962, 899),
+    block("strict", range(10000, 11000), "0.23.14", 0, 962, 899),
     # every deal decided (toolkit 0.23.14; 11061 lost in 430 million positions
     # at a fourth rung, 11625 in 887 million at a fifth); 941 deals decided
     # at 10 s by the same toolkit
-    block("strict", range(11000, 12000), ("held-11000-11999-0.23.14.csv",), 0, 941, 873),
+    block("strict", range(11000, 12000), "0.23.14", 0, 941, 873),
     # every deal decided by 400 million positions (toolkit 0.23.14); 960 deals
     # decided at 10 s by the same toolkit
-    block("strict", range(12000, 13000), ("held-12000-12999-0.23.14.csv",), 0, 960, 897),
+    block("strict", range(12000, 13000), "0.23.14", 0, 960, 897),
     # 13636 unknown at 2 billion positions (toolkit 0.23.14); 969 deals
     # decided at 10 s by the same toolkit
-    block("strict", range(13000, 14000), ("held-13000-13999-0.23.14.csv",), 1, 969, 895),
+    block("strict", range(13000, 14000), "0.23.14", 1, 969, 895),
     # every deal decided (toolkit 0.23.14; 14240 lost at 800 million, in 483
     # million positions, 14391 at 2 billion, in 671 million); 963 deals
     # decided at 10 s by the same toolkit
-    block("strict", range(14000, 15000), ("held-14000-14999-0.23.14.csv",), 0, 963, 894),
+    block("strict", range(14000, 15000), "0.23.14", 0, 963, 894),
     # every deal decided (toolkit 0.23.14; 15412 lost at 800 million, in 454
     # million positions); 957 deals decided at 10 s by the same toolkit
-    block("strict", range(15000, 16000), ("held-15000-15999-0.23.14.csv",), 0, 957, 893),
+    block("strict", range(15000, 16000), "0.23.14", 0, 957, 893),
     # every deal decided by 400 million positions (toolkit 0.23.14; 16616 won
     # in 215 million); 956 deals decided at 10 s by the same toolkit
-    block("strict", range(16000, 17000), ("held-16000-16999-0.23.14.csv",), 0, 956, 895),
+    block("strict", range(16000, 17000), "0.23.14", 0, 956, 895),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -201,61 +206,45 @@ LADDERS = [
     ),
     # every deal decided (toolkit 0.23.13; 5443 and 5776 won at 400 million);
     # 995 deals decided at 10 s by 0.23.14
-    block("hevagames", range(5000, 6000), ("held-hevagames-5000-5999-0.23.14.csv",), 0, 1_505, 852),
+    block("hevagames", range(5000, 6000), "0.23.14", 0, 1_505, 852),
     # every deal decided (toolkit 0.23.13; 6173, 6559, 6561 won and 6385 lost at
     # 400 million); 997 deals decided at 10 s by 0.23.14
-    block("hevagames", range(6000, 7000), ("held-hevagames-6000-6999-0.23.14.csv",), 0, 1_517, 839),
+    block("hevagames", range(6000, 7000), "0.23.14", 0, 1_517, 839),
     # every deal decided (toolkit 0.23.13; 7476 lost at 400 million); 998
     # deals decided at 10 s by 0.23.14
-    block("hevagames", range(7000, 8000), ("held-hevagames-7000-7999-0.23.14.csv",), 0, 1_553, 847),
+    block("hevagames", range(7000, 8000), "0.23.14", 0, 1_553, 847),
     # every deal decided: 8175, unknown at 2 billion positions in the usual
     # order (toolkit 0.23.13), won turned by 128 in 1.26 million (a subsample
     # of the one row, retried by 0.23.14); 997 deals decided at 10 s
-    block("hevagames", range(8000, 9000), ("held-hevagames-8000-8999-0.23.13.csv",), 0, 1_477, 837),
+    block("hevagames", range(8000, 9000), "0.23.13", 0, 1_477, 837),
     # every deal decided (toolkit 0.23.14; 9252 lost at 400 million, in 19.5
     # million positions); 998 deals decided at 10 s by the same toolkit
-    block(
-        "hevagames", range(9000, 10000), ("held-hevagames-9000-9999-0.23.14.csv",), 0, 1_393, 854
-    ),
+    block("hevagames", range(9000, 10000), "0.23.14", 0, 1_393, 854),
     # every deal decided (toolkit 0.23.14; 10114, 10165, 10402 and 10525 lost
     # and 10536 won at 400 million); 990 deals decided at 10 s by the same
     # toolkit; past deal 9999 main-100k is the sweep compared (no re-proofs)
-    block(
-        "hevagames", range(10000, 11000), ("held-hevagames-10000-10999-0.23.14.csv",), 0, 990, 969
-    ),
+    block("hevagames", range(10000, 11000), "0.23.14", 0, 990, 969),
     # every deal decided (toolkit 0.23.14; 11967 won at 400 million, in 112
     # million positions); 995 deals decided at 10 s by the same toolkit
-    block(
-        "hevagames", range(11000, 12000), ("held-hevagames-11000-11999-0.23.14.csv",), 0, 995, 964
-    ),
+    block("hevagames", range(11000, 12000), "0.23.14", 0, 995, 964),
     # every deal decided (toolkit 0.23.14; 12931 lost at 400 million, in 87
     # million positions); 994 deals decided at 10 s by the same toolkit
-    block(
-        "hevagames", range(12000, 13000), ("held-hevagames-12000-12999-0.23.14.csv",), 0, 994, 962
-    ),
+    block("hevagames", range(12000, 13000), "0.23.14", 0, 994, 962),
     # every deal decided (toolkit 0.23.14; 13892 lost at 400 million, in 21
     # million positions); 996 deals decided at 10 s by the same toolkit
-    block(
-        "hevagames", range(13000, 14000), ("held-hevagames-13000-13999-0.23.14.csv",), 0, 996, 965
-    ),
+    block("hevagames", range(13000, 14000), "0.23.14", 0, 996, 965),
     # every deal decided (toolkit 0.23.14; 14034 won and 14344 lost at 400
     # million, in 107 and 130 million positions); 997 deals decided at 10 s
     # by the same toolkit
-    block(
-        "hevagames", range(14000, 15000), ("held-hevagames-14000-14999-0.23.14.csv",), 0, 997, 972
-    ),
+    block("hevagames", range(14000, 15000), "0.23.14", 0, 997, 972),
     # every deal decided (toolkit 0.23.14; 15594 and 15857 won and 15819 lost
     # at 400 million, in 71, 94 and 24 million positions); 996 deals decided
     # at 10 s by the same toolkit
-    block(
-        "hevagames", range(15000, 16000), ("held-hevagames-15000-15999-0.23.14.csv",), 0, 996, 972
-    ),
+    block("hevagames", range(15000, 16000), "0.23.14", 0, 996, 972),
     # every deal decided (toolkit 0.23.14; 16184 and 16608 lost at 400
     # million, in 51 and 35 million positions); 996 deals decided at 10 s by
     # the same toolkit
-    block(
-        "hevagames", range(16000, 17000), ("held-hevagames-16000-16999-0.23.14.csv",), 0, 996, 971
-    ),
+    block("hevagames", range(16000, 17000), "0.23.14", 0, 996, 971),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
