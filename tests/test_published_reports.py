@@ -43,19 +43,19 @@ def blocks(profile: str, first: int, stop: int) -> tuple[str, ...]:
     return tuple(f"{profile}-{a}-{a + 999}" for a in range(first, stop, 1000))
 
 
-#: every `strict` deal of 0-16999 by the ladder, pooled: the README's headline
-STRICT_17K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 17000))
+#: every `strict` deal of 0-18999 by the ladder, pooled: the README's headline
+STRICT_19K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 19000))
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-16999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-18999, each decided one by
 #: one (--pool: each profile's folders count as one sample; hevagames-1000-4999's
 #: subsample, its one hard deal, is a census and pools as phase 1)
-RULES_17K = (
-    *STRICT_17K,
+RULES_19K = (
+    *STRICT_19K,
     *(
         folder
         for profile in ("hevagames", "cardgames")
-        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 17000))
+        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 19000))
     ),
 )
 
@@ -124,28 +124,29 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 12,333 won, 4,663 lost, 4 unknown (205, 3765,
-    # 4300, 13636)
+    # the README's first answer: 13,759 won, 5,236 lost, 5 unknown (205, 3765,
+    # 4300, 13636, 18019)
     Combined(
-        "strict-17k-report",
-        STRICT_17K,
+        "strict-19k-report",
+        STRICT_19K,
         ("--pool",),
-        ("| strict | 17000 | 12333 | 4663 | 4 | 72.6 [71.9, 73.2] | 72.5 .. 72.6 |",),
+        ("| strict | 19000 | 13759 | 5236 | 5 | 72.4 [71.8, 73.1] | 72.4 .. 72.4 |",),
     ),
-    # the README's table: three profiles on the same 17,000 deals, and every
+    # the README's table: three profiles on the same 19,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win;
-    # hevagames-8000-8999's census of its one hard deal (8175, won turned
-    # by 128) folds into phase 1, so hevagames has no unknown left
+    # hevagames-8000-8999's and hevagames-18000-18999's censuses of their one
+    # hard deal (8175 and 18617, each won turned by 128) fold into phase 1,
+    # so hevagames has no unknown left
     Combined(
-        "rules-17k-report",
-        RULES_17K,
+        "rules-19k-report",
+        RULES_19K,
         ("--pool",),
         (
-            "| hevagames | 17000 | 15021 | 1979 | 0 | 88.4 [87.9, 88.8] |",
-            "| cardgames | 17000 | 15707 | 1290 | 3 | 92.4 [92.0, 92.8] |",
-            "| strict | hevagames | 17000 | 4 | 12333 | 0 | 2684 | 1979 |",
-            "| hevagames | cardgames | 17000 | 3 | 15021 | 0 | 686 | 1290 |",
-            "| hevagames | 17000 | 15021 (88.4%) | 1979 (11.6%) | 0 (0.0%) | 88.4 | 88.4 .. 88.4 "
+            "| hevagames | 19000 | 16789 | 2211 | 0 | 88.4 [87.9, 88.8] |",
+            "| cardgames | 19000 | 17553 | 1444 | 3 | 92.4 [92.0, 92.8] |",
+            "| strict | hevagames | 19000 | 5 | 13759 | 0 | 3025 | 2211 |",
+            "| hevagames | cardgames | 19000 | 3 | 16789 | 0 | 764 | 1444 |",
+            "| hevagames | 19000 | 16789 (88.4%) | 2211 (11.6%) | 0 (0.0%) | 88.4 | 88.4 .. 88.4 "
             "| 0 | none | none | 1 | 88.4 [87.9, 88.8] |",
         ),
     ),

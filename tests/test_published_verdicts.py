@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 16000-16999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 18000-18999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -174,6 +174,13 @@ LADDERS = [
     # every deal decided by 400 million positions (toolkit 0.23.14; 16616 won
     # in 215 million); 956 deals decided at 10 s by the same toolkit
     block("strict", range(16000, 17000), "0.23.14", 0, 956, 895),
+    # every deal decided by 400 million positions (toolkit 0.23.14; 17278
+    # lost in 169 million); 954 deals decided at 10 s by the same toolkit
+    block("strict", range(17000, 18000), "0.23.14", 0, 954, 891),
+    # 18555 lost at 800 million positions, in 535 million (toolkit 0.23.14);
+    # 18019 unknown at 800 million, 27 banked; 953 deals decided at 10 s by
+    # the same toolkit
+    block("strict", range(18000, 19000), "0.23.14", 1, 953, 874),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -245,6 +252,15 @@ LADDERS = [
     # million, in 51 and 35 million positions); 996 deals decided at 10 s by
     # the same toolkit
     block("hevagames", range(16000, 17000), "0.23.14", 0, 996, 971),
+    # every deal decided (toolkit 0.23.14; 17951 won at 400 million, in 164
+    # million positions, and 17188 lost in 19.4 million); 994 deals
+    # decided at 10 s by the same toolkit
+    block("hevagames", range(17000, 18000), "0.23.14", 0, 994, 956),
+    # every deal decided (toolkit 0.23.14): 18617, whose search stopped as
+    # "depth" (a path past a million moves) at 20 and 400 million, drawn as
+    # a subsample of its one row and won in 11,711 positions turned by 128;
+    # 997 deals decided at 10 s by the same toolkit
+    block("hevagames", range(18000, 19000), "0.23.14", 0, 997, 958),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -281,6 +297,13 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 16664, lost under strict and
     # hevagames in about 41,000 positions, lost at 400 million, in 55 million)
     block("cardgames", range(16000, 17000), (), 0, 0, 996),
+    # every deal decided (toolkit 0.23.14; 17188 and 17555, lost under
+    # strict and hevagames, lost at 400 million, in 50 and 37 million
+    # positions, and 17309 won in 23 million)
+    block("cardgames", range(17000, 18000), (), 0, 0, 988),
+    # every deal decided (toolkit 0.23.14; 18359 lost at 400 million with 18
+    # banked, in 132 million positions; hevagames banks 15)
+    block("cardgames", range(18000, 19000), (), 0, 0, 988),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -456,6 +479,8 @@ BY_100K = {
     "strict-14000-14999": 894,
     "strict-15000-15999": 893,
     "strict-16000-16999": 895,
+    "strict-17000-17999": 891,
+    "strict-18000-18999": 874,
     "hevagames-1k": 972,
     "hevagames-1000-4999": 3_874,
     "hevagames-5000-5999": 971,
@@ -470,6 +495,8 @@ BY_100K = {
     "hevagames-14000-14999": 972,
     "hevagames-15000-15999": 972,
     "hevagames-16000-16999": 971,
+    "hevagames-17000-17999": 956,
+    "hevagames-18000-18999": 958,
     "cardgames-1k": 992,
     "cardgames-1000-4999": 3_978,
     "cardgames-5000-5999": 991,
@@ -484,6 +511,8 @@ BY_100K = {
     "cardgames-14000-14999": 991,
     "cardgames-15000-15999": 989,
     "cardgames-16000-16999": 996,
+    "cardgames-17000-17999": 988,
+    "cardgames-18000-18999": 988,
     "solvitaire-1k": 938,
 }
 
@@ -500,9 +529,9 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
 
 
 #: the ladders' unknown deals that ``main-100k`` has a row for (all of them
-#: unknown there too): `strict` 205, 3765, 4300, 13636, `cardgames` 2152,
-#: 3587, 10937
-LADDER_UNKNOWNS_IN_100K = 7
+#: unknown there too): `strict` 205, 3765, 4300, 13636, 18019, `cardgames`
+#: 2152, 3587, 10937
+LADDER_UNKNOWNS_IN_100K = 8
 
 
 def test_no_ladder_leaves_unknown_a_deal_the_100k_sweep_decides() -> None:
@@ -545,6 +574,8 @@ BENCH_BY_100K = {
     ("held-hevagames-14000-14999-0.23.14.csv", "hevagames"): 972,
     ("held-hevagames-15000-15999-0.23.14.csv", "hevagames"): 972,
     ("held-hevagames-16000-16999-0.23.14.csv", "hevagames"): 971,
+    ("held-hevagames-17000-17999-0.23.14.csv", "hevagames"): 956,
+    ("held-hevagames-18000-18999-0.23.14.csv", "hevagames"): 958,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
@@ -555,6 +586,8 @@ BENCH_BY_100K = {
     ("held-14000-14999-0.23.14.csv", "strict"): 893,
     ("held-15000-15999-0.23.14.csv", "strict"): 892,
     ("held-16000-16999-0.23.14.csv", "strict"): 893,
+    ("held-17000-17999-0.23.14.csv", "strict"): 890,
+    ("held-18000-18999-0.23.14.csv", "strict"): 872,
 }
 
 
