@@ -357,11 +357,16 @@ def test_an_attempts_part_with_a_value_no_escalation_writes_is_set_aside(one_wor
     escalate sets it aside and makes its attempts again, as for a torn part."""
     run = copy(one_worker, tmp_path / "odd")
     store = AttemptStore(run)
-    part = store.part_files()[0]
+    # the last part, not the first: the load checks all the rows at once and
+    # must still name the one part that holds the bad row
+    parts = store.part_files()
+    part = parts[-1]
+    assert len(parts) > 1
     made = pq.read_table(part).to_pylist()
     store.write_part(int(part.stem[5:]), [made[0] | {"result": "foo"}, *made[1:]])
-    with pytest.raises(SweepError, match="result 'foo' is not won, lost or unknown"):
+    with pytest.raises(SweepError, match="result 'foo' is not won, lost or unknown") as err:
         store.load()
+    assert str(err.value).startswith(f"damaged attempts part {part}:")
     r = cli("report", str(run))
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert f"damaged attempts part {part}" in r.stderr.strip().splitlines()[-1]

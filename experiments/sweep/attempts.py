@@ -143,9 +143,12 @@ class AttemptStore:
                 " move the wrong one aside"
             )
         # values after the match, so a part that disagrees with another is
-        # named as such (as the sweep's parts are)
-        for part, frame in read:
-            _check(part, frame)
+        # named as such (as the sweep's parts are); the checks are row by row,
+        # so the whole frame is sound exactly when every part is, and one pass
+        # over it is much cheaper than a pass a part (a ladder holds hundreds)
+        if _why(rows) is not None:
+            for part, frame in read:
+                _check(part, frame)
         rows = rows.drop_duplicates(key, keep="first")
         order = rows["phase"].map({p: i for i, p in enumerate(PHASES)})
         return (
@@ -176,13 +179,20 @@ def _read(path: Path, check: bool = True) -> pd.DataFrame:
     return rows
 
 
-def _check(path: Path, rows: pd.DataFrame) -> None:
-    """As for the sweep's parts: a row no escalation writes is damage, which
-    ``canfield escalate`` sets aside and makes again, not a row to tally."""
+def _why(rows: pd.DataFrame) -> str | None:
+    """What is wrong with the first attempt of ``rows`` no escalation
+    writes, or None."""
     why = bad_rows(rows)
     odd = sorted(set(rows["phase"]) - set(PHASES), key=str)
     if why is None and odd:
         why = f"phase {odd[0]!r} is not one of {', '.join(PHASES)}"
+    return why
+
+
+def _check(path: Path, rows: pd.DataFrame) -> None:
+    """As for the sweep's parts: a row no escalation writes is damage, which
+    ``canfield escalate`` sets aside and makes again, not a row to tally."""
+    why = _why(rows)
     if why is not None:
         raise SweepError(f"damaged attempts part {path}: {why}")
 
@@ -310,10 +320,14 @@ def _banked_upper(out: pd.DataFrame, banked: dict[tuple[int, str], int]) -> list
     return upper
 
 
-def load_escalated(run: str | os.PathLike, rows: pd.DataFrame) -> pd.DataFrame:
+def load_escalated(
+    run: str | os.PathLike, rows: pd.DataFrame, attempts: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The sweep's ``rows`` of ``run`` merged with its attempts
     (:func:`.attempts.merge_attempts`); without escalation every row is its
     sweep row, with the escalation's columns at their sweep values.
+    ``attempts``, when the caller has read ``AttemptStore(run).load()``
+    already, saves reading the parts again.
 
     Raises
     ------
@@ -321,7 +335,8 @@ def load_escalated(run: str | os.PathLike, rows: pd.DataFrame) -> pd.DataFrame:
         If ``escalate.json`` or an attempts part is damaged.
     """
     spec = read_escalation(run)
-    attempts = AttemptStore(run).load()
+    if attempts is None:
+        attempts = AttemptStore(run).load()
     sub = spec.subsample.deals if spec is not None and spec.subsample is not None else None
     res = spec.residue.deals if spec is not None and spec.residue is not None else None
     return merge_attempts(rows, attempts, sub, res)
