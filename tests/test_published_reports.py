@@ -43,19 +43,19 @@ def blocks(profile: str, first: int, stop: int) -> tuple[str, ...]:
     return tuple(f"{profile}-{a}-{a + 999}" for a in range(first, stop, 1000))
 
 
-#: every `strict` deal of 0-18999 by the ladder, pooled: the README's headline
-STRICT_19K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 19000))
+#: every `strict` deal of 0-20999 by the ladder, pooled: the README's headline
+STRICT_21K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 21000))
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-18999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-20999, each decided one by
 #: one (--pool: each profile's folders count as one sample; hevagames-1000-4999's
 #: subsample, its one hard deal, is a census and pools as phase 1)
-RULES_19K = (
-    *STRICT_19K,
+RULES_21K = (
+    *STRICT_21K,
     *(
         folder
         for profile in ("hevagames", "cardgames")
-        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 19000))
+        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 21000))
     ),
 )
 
@@ -124,30 +124,30 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 13,759 won, 5,236 lost, 5 unknown (205, 3765,
-    # 4300, 13636, 18019)
+    # the README's first answer: 15,215 won, 5,779 lost, 6 unknown (205, 3765,
+    # 4300, 13636, 18019, 20890)
     Combined(
-        "strict-19k-report",
-        STRICT_19K,
+        "strict-21k-report",
+        STRICT_21K,
         ("--pool",),
-        ("| strict | 19000 | 13759 | 5236 | 5 | 72.4 [71.8, 73.1] | 72.4 .. 72.4 |",),
+        ("| strict | 21000 | 15215 | 5779 | 6 | 72.5 [71.9, 73.1] | 72.5 .. 72.5 |",),
     ),
-    # the README's table: three profiles on the same 19,000 deals, and every
+    # the README's table: three profiles on the same 21,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win;
     # hevagames-8000-8999's and hevagames-18000-18999's censuses of their one
     # hard deal (8175 and 18617, each won turned by 128) fold into phase 1,
     # so hevagames has no unknown left
     Combined(
-        "rules-19k-report",
-        RULES_19K,
+        "rules-21k-report",
+        RULES_21K,
         ("--pool",),
         (
-            "| hevagames | 19000 | 16789 | 2211 | 0 | 88.4 [87.9, 88.8] |",
-            "| cardgames | 19000 | 17553 | 1444 | 3 | 92.4 [92.0, 92.8] |",
-            "| strict | hevagames | 19000 | 5 | 13759 | 0 | 3025 | 2211 |",
-            "| hevagames | cardgames | 19000 | 3 | 16789 | 0 | 764 | 1444 |",
-            "| hevagames | 19000 | 16789 (88.4%) | 2211 (11.6%) | 0 (0.0%) | 88.4 | 88.4 .. 88.4 "
-            "| 0 | none | none | 1 | 88.4 [87.9, 88.8] |",
+            "| hevagames | 21000 | 18570 | 2430 | 0 | 88.4 [88.0, 88.9] |",
+            "| cardgames | 21000 | 19399 | 1598 | 3 | 92.4 [92.0, 92.7] |",
+            "| strict | hevagames | 21000 | 6 | 15215 | 0 | 3349 | 2430 |",
+            "| hevagames | cardgames | 21000 | 3 | 18570 | 0 | 829 | 1598 |",
+            "| hevagames | 21000 | 18570 (88.4%) | 2430 (11.6%) | 0 (0.0%) | 88.4 | 88.4 .. 88.4 "
+            "| 0 | none | none | 1 | 88.4 [88.0, 88.9] |",
         ),
     ),
 ]

@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 18000-18999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 20000-20999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -181,6 +181,13 @@ LADDERS = [
     # 18019 unknown at 800 million, 27 banked; 953 deals decided at 10 s by
     # the same toolkit
     block("strict", range(18000, 19000), "0.23.14", 1, 953, 874),
+    # every deal decided by 400 million positions (toolkit 0.23.14; 19364
+    # lost in 304 million); 948 deals decided at 10 s by the same toolkit
+    block("strict", range(19000, 20000), "0.23.14", 0, 948, 894),
+    # 20012 and 20831 lost and 20637 won at 800 million positions (toolkit
+    # 0.23.14); 20890 unknown at 800 million, 18 banked; 961 deals decided at
+    # 10 s by the same toolkit
+    block("strict", range(20000, 21000), "0.23.14", 1, 961, 899),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -261,6 +268,12 @@ LADDERS = [
     # a subsample of its one row and won in 11,711 positions turned by 128;
     # 997 deals decided at 10 s by the same toolkit
     block("hevagames", range(18000, 19000), "0.23.14", 0, 997, 958),
+    # every deal decided (toolkit 0.23.14; 19447 lost at 400 million, in 19.3
+    # million positions); 998 deals decided at 10 s by the same toolkit
+    block("hevagames", range(19000, 20000), "0.23.14", 0, 998, 964),
+    # every deal decided by 20 million positions (toolkit 0.23.14); 999 deals
+    # decided at 10 s by the same toolkit
+    block("hevagames", range(20000, 21000), "0.23.14", 0, 999, 974),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -304,6 +317,11 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 18359 lost at 400 million with 18
     # banked, in 132 million positions; hevagames banks 15)
     block("cardgames", range(18000, 19000), (), 0, 0, 988),
+    # every deal decided by 20 million positions (toolkit 0.23.14)
+    block("cardgames", range(19000, 20000), (), 0, 0, 996),
+    # every deal decided (toolkit 0.23.14; 20909, lost under strict and
+    # hevagames, won at 400 million, in 104 million positions)
+    block("cardgames", range(20000, 21000), (), 0, 0, 997),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -504,9 +522,9 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
 
 
 #: the ladders' unknown deals that ``main-100k`` has a row for (all of them
-#: unknown there too): `strict` 205, 3765, 4300, 13636, 18019, `cardgames`
-#: 2152, 3587, 10937
-LADDER_UNKNOWNS_IN_100K = 8
+#: unknown there too): `strict` 205, 3765, 4300, 13636, 18019, 20890,
+#: `cardgames` 2152, 3587, 10937
+LADDER_UNKNOWNS_IN_100K = 9
 
 
 def test_no_ladder_leaves_unknown_a_deal_the_100k_sweep_decides() -> None:
@@ -551,6 +569,8 @@ BENCH_BY_100K = {
     ("held-hevagames-16000-16999-0.23.14.csv", "hevagames"): 971,
     ("held-hevagames-17000-17999-0.23.14.csv", "hevagames"): 956,
     ("held-hevagames-18000-18999-0.23.14.csv", "hevagames"): 958,
+    ("held-hevagames-19000-19999-0.23.14.csv", "hevagames"): 963,
+    ("held-hevagames-20000-20999-0.23.14.csv", "hevagames"): 974,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
@@ -563,6 +583,8 @@ BENCH_BY_100K = {
     ("held-16000-16999-0.23.14.csv", "strict"): 893,
     ("held-17000-17999-0.23.14.csv", "strict"): 890,
     ("held-18000-18999-0.23.14.csv", "strict"): 872,
+    ("held-19000-19999-0.23.14.csv", "strict"): 889,
+    ("held-20000-20999-0.23.14.csv", "strict"): 898,
 }
 
 
