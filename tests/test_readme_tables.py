@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_published_verdicts import LADDERS, Ladder, bench_rows, published
+from test_published_verdicts import BY_100K, LADDERS, Ladder, bench_rows, published
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLISHED = ROOT / "results" / "published"
@@ -215,3 +215,21 @@ def test_the_published_readme_gives_each_blocks_report() -> None:
             f"{verdicts(summary).replace(' / ', ' won, ', 1).replace(' / ', ' lost, ', 1)} unknown"
         )
         assert f"{end}; {cpu_hours(escalation)} CPU hours" in what, m["folder"]
+
+
+def test_the_readme_quotes_the_pooled_strict_ladders_and_their_agreement() -> None:
+    # the headline (question 1) and the pooled paragraph come from the one
+    # pooled `strict` report; the agreement figure is the sum of the
+    # counts test_published_verdicts.py holds
+    (folder,) = [p for p in PUBLISHED.glob("strict-*k-report") if p.is_dir()]
+    summary = pd.read_csv(folder / "summary.csv").iloc[0]
+    text = " ".join(" ".join(README).split())
+    wilson = f"[{summary['win_lo']:.1f}, {summary['win_hi']:.1f}]"
+    assert f"`results/published/{folder.name}`" in text
+    assert (
+        f"{int(summary['won']):,} won, {int(summary['lost']):,} lost,"
+        f" {int(summary['unknown'])} unknown" in text
+    )
+    assert f"{summary['win_pct']:.1f}% {wilson}" in text  # the headline
+    assert f"Wilson 95% {wilson}" in text
+    assert f"{sum(BY_100K.values()):,} rows over the ladders" in text
