@@ -3,10 +3,12 @@
 A row is written by hand after each block of 1,000 deals: the `strict`
 ladder table (*Deals 1000-N, a block of 1,000 at a time*), the
 `hevagames` / `cardgames` table (*Three profiles on the same N deals*) and
-the two 10 s benchmark tables. Each figure is checked against the folder's
-report tables (which ``test_published_reports.py`` makes again from the
-rows) or against the benchmark file, and each table must hold a row for
-every published block, so a block published without its row fails too.
+the two 10 s benchmark tables, each block's row of
+``results/published/README.md`` and the pooled `strict` paragraph. Each
+figure is checked against the folder's report tables (which
+``test_published_reports.py`` makes again from the rows), the benchmark
+file or the ladders, and each table must hold a row for every published
+block, so a block published without its row fails too.
 (Three `strict` rows once gave the won share over all 1,000 deals, an
 unknown counted as lost, where the header and the report give it over the
 decided ones.)
