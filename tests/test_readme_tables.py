@@ -3,8 +3,9 @@
 A row is written by hand after each block of 1,000 deals: the `strict`
 ladder table (*Deals 1000-N, a block of 1,000 at a time*), the
 `hevagames` / `cardgames` table (*Three profiles on the same N deals*) and
-the two 10 s benchmark tables, each block's row of
-``results/published/README.md`` and the pooled `strict` paragraph. Each
+the two 10 s benchmark tables, the bullets of what each block's long rungs
+decided, each block's row of ``results/published/README.md`` and the
+pooled `strict` paragraph. Each
 figure is checked against the folder's report tables (which
 ``test_published_reports.py`` makes again from the rows), the benchmark
 file or the ladders, and each table must hold a row for every published
@@ -79,8 +80,12 @@ def cpu_hours(escalation: pd.DataFrame) -> str:
     return f"{seconds / 3600:.2f}"
 
 
-def verdicts(summary: pd.Series) -> str:
-    return " / ".join(f"{int(summary[k]):,}" for k in ("won", "lost", "unknown"))
+def verdicts(summary: pd.Series, words: bool = False) -> str:
+    """The counts as the tables give them ("W / L / U"), or in words."""
+    counts = [(f"{int(summary[k]):,}", k) for k in ("won", "lost", "unknown")]
+    if words:
+        return ", ".join(f"{n} {k}" for n, k in counts)
+    return " / ".join(n for n, _ in counts)
 
 
 def test_the_strict_ladder_table_is_the_blocks_reports() -> None:
@@ -185,6 +190,48 @@ def test_the_strict_benchmark_table_gives_the_ladders_verdicts_of_what_10s_left(
     assert row["left"] == said, ladder.folder
 
 
+def long_rung_bullets() -> dict[int, str]:
+    """*What the long rungs decided*: each block's bullet by its first deal,
+    its lines joined."""
+    text = "\n".join(README)
+    start = text.index("What the long rungs decided")
+    found = re.findall(r"^\* (\d+)-\d+: (.*?)(?=^\* |^$)", text[start:], re.M | re.S)
+    return {int(first): " ".join(body.split()) for first, body in found}
+
+
+def near(written: str, value: float) -> bool:
+    """``written`` (as "19.7" or "213") is ``value`` to within a unit of its
+    last digit."""
+    decimals = len(written.partition(".")[2])
+    return abs(float(written) - value) < 10.0**-decimals
+
+
+@pytest.mark.parametrize("ladder", STRICT_BLOCKS, ids=lambda lad: lad.folder)
+def test_the_long_rung_bullets_name_what_the_ladder_decided_late(ladder: Ladder) -> None:
+    # "* 20000-20999: 16 losses in 20.6-308 million (...), 20570, 20607,
+    # 20823 and 20996 won in 24-139 million; at 800 million ... 20012 ...;
+    # **20890 unknown** at 800 million"
+    bullet = long_rung_bullets()[ladder.deals.start]
+    df = published(ladder)
+    at_400m = df[df["decided_rung"] == 3]
+    millions = at_400m["nodes"] / 1e6
+    lost = millions[at_400m["result"] == "lost"]
+    m = re.match(r"(\d+) losses( and \w+ wins \([^)]*\))? in ([\d.]+)-([\d.]+) million", bullet)
+    assert m, bullet
+    assert int(m[1]) == len(lost), bullet
+    # "N losses and two wins (...) in A-B million" spans the wins too
+    span = millions if m[2] else lost
+    assert near(m[3], span.min()) and near(m[4], span.max()), (bullet, span.min(), span.max())
+    # every win of the 400 million rung, every deal a longer rung decided and
+    # every deal left unknown is named; the unknown in bold
+    late = df.index[(df["decided_rung"] > 3) | (df["result"] == "unknown")]
+    named = set(map(int, re.findall(r"\b\d{4,5}\b", bullet)))
+    missing = set(at_400m.index[at_400m["result"] == "won"]) | set(late)
+    assert missing <= named, sorted(missing - named)
+    for deal in df.index[df["result"] == "unknown"]:
+        assert f"**{deal} unknown**" in bullet, deal
+
+
 #: a block's row of ``results/published/README.md``: its folder, what the
 #: ladder did, its commands
 PUBLISHED_ROW = re.compile(
@@ -213,10 +260,8 @@ def test_the_published_readme_gives_each_blocks_report() -> None:
         assert re.search(rf"20,000,000 \((the last )?{decided[2]:,}( more)?[);:]", what), m[
             "folder"
         ]
-        end = (
-            f"{verdicts(summary).replace(' / ', ' won, ', 1).replace(' / ', ' lost, ', 1)} unknown"
-        )
-        assert f"{end}; {cpu_hours(escalation)} CPU hours" in what, m["folder"]
+        end = f"{verdicts(summary, words=True)}; {cpu_hours(escalation)} CPU hours"
+        assert end in what, m["folder"]
 
 
 def test_the_readme_quotes_the_pooled_strict_ladders_and_their_agreement() -> None:
