@@ -43,19 +43,19 @@ def blocks(profile: str, first: int, stop: int) -> tuple[str, ...]:
     return tuple(f"{profile}-{a}-{a + 999}" for a in range(first, stop, 1000))
 
 
-#: every `strict` deal of 0-20999 by the ladder, pooled: the README's headline
-STRICT_21K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 21000))
+#: every `strict` deal of 0-22999 by the ladder, pooled: the README's headline
+STRICT_23K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 23000))
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-20999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-22999, each decided one by
 #: one (--pool: each profile's folders count as one sample; hevagames-1000-4999's
 #: subsample, its one hard deal, is a census and pools as phase 1)
-RULES_21K = (
-    *STRICT_21K,
+RULES_23K = (
+    *STRICT_23K,
     *(
         folder
         for profile in ("hevagames", "cardgames")
-        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 21000))
+        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 23000))
     ),
 )
 
@@ -124,30 +124,30 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 15,215 won, 5,779 lost, 6 unknown (205, 3765,
-    # 4300, 13636, 18019, 20890)
+    # the README's first answer: 16,670 won, 6,323 lost, 7 unknown (205, 3765,
+    # 4300, 13636, 18019, 20890, 21873)
     Combined(
-        "strict-21k-report",
-        STRICT_21K,
+        "strict-23k-report",
+        STRICT_23K,
         ("--pool",),
-        ("| strict | 21000 | 15215 | 5779 | 6 | 72.5 [71.9, 73.1] | 72.5 .. 72.5 |",),
+        ("| strict | 23000 | 16670 | 6323 | 7 | 72.5 [71.9, 73.1] | 72.5 .. 72.5 |",),
     ),
-    # the README's table: three profiles on the same 21,000 deals, and every
+    # the README's table: three profiles on the same 23,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win;
     # hevagames-8000-8999's and hevagames-18000-18999's censuses of their one
     # hard deal (8175 and 18617, each won turned by 128) fold into phase 1,
     # so hevagames has no unknown left
     Combined(
-        "rules-21k-report",
-        RULES_21K,
+        "rules-23k-report",
+        RULES_23K,
         ("--pool",),
         (
-            "| hevagames | 21000 | 18570 | 2430 | 0 | 88.4 [88.0, 88.9] |",
-            "| cardgames | 21000 | 19399 | 1598 | 3 | 92.4 [92.0, 92.7] |",
-            "| strict | hevagames | 21000 | 6 | 15215 | 0 | 3349 | 2430 |",
-            "| hevagames | cardgames | 21000 | 3 | 18570 | 0 | 829 | 1598 |",
-            "| hevagames | 21000 | 18570 (88.4%) | 2430 (11.6%) | 0 (0.0%) | 88.4 | 88.4 .. 88.4 "
-            "| 0 | none | none | 1 | 88.4 [88.0, 88.9] |",
+            "| hevagames | 23000 | 20345 | 2655 | 0 | 88.5 [88.0, 88.9] |",
+            "| cardgames | 23000 | 21255 | 1742 | 3 | 92.4 [92.1, 92.8] |",
+            "| strict | hevagames | 23000 | 7 | 16670 | 0 | 3668 | 2655 |",
+            "| hevagames | cardgames | 23000 | 3 | 20345 | 0 | 910 | 1742 |",
+            "| hevagames | 23000 | 20345 (88.5%) | 2655 (11.5%) | 0 (0.0%) | 88.5 | 88.5 .. 88.5 "
+            "| 0 | none | none | 1 | 88.5 [88.0, 88.9] |",
         ),
     ),
 ]

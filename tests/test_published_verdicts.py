@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 20000-20999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 22000-22999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -188,6 +188,12 @@ LADDERS = [
     # 0.23.14); 20890 unknown at 800 million, 18 banked; 961 deals decided at
     # 10 s by the same toolkit
     block("strict", range(20000, 21000), "0.23.14", 1, 961, 899),
+    # 21873 unknown at 800 million positions, 20 banked there (toolkit
+    # 0.23.14); 960 deals decided at 10 s by the same toolkit
+    block("strict", range(21000, 22000), "0.23.14", 1, 960, 898),
+    # every deal decided by 400 million positions (toolkit 0.23.14; 22237
+    # lost in 146 million); 972 deals decided at 10 s by the same toolkit
+    block("strict", range(22000, 23000), "0.23.14", 0, 972, 892),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -274,6 +280,13 @@ LADDERS = [
     # every deal decided by 20 million positions (toolkit 0.23.14); 999 deals
     # decided at 10 s by the same toolkit
     block("hevagames", range(20000, 21000), "0.23.14", 0, 999, 974),
+    # every deal decided (toolkit 0.23.14; 21431, a strict win, won at 800
+    # million, in 344 million positions); 992 deals decided at 10 s by the
+    # same toolkit
+    block("hevagames", range(21000, 22000), "0.23.14", 0, 992, 970),
+    # every deal decided (toolkit 0.23.14; 22016 lost at 400 million, in 19.7
+    # million positions); 989 deals decided at 10 s by the same toolkit
+    block("hevagames", range(22000, 23000), "0.23.14", 0, 989, 962),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -322,6 +335,12 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 20909, lost under strict and
     # hevagames, won at 400 million, in 104 million positions)
     block("cardgames", range(20000, 21000), (), 0, 0, 997),
+    # every deal decided (toolkit 0.23.14; 21709, lost with 32 banked under
+    # strict and hevagames, won at 400 million, in 26 million positions)
+    block("cardgames", range(21000, 22000), (), 0, 0, 991),
+    # every deal decided (toolkit 0.23.14; 22222, lost under strict and
+    # hevagames, lost at 400 million, in 29 million positions)
+    block("cardgames", range(22000, 23000), (), 0, 0, 988),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -523,8 +542,8 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
 
 #: the ladders' unknown deals that ``main-100k`` has a row for (all of them
 #: unknown there too): `strict` 205, 3765, 4300, 13636, 18019, 20890,
-#: `cardgames` 2152, 3587, 10937
-LADDER_UNKNOWNS_IN_100K = 9
+#: 21873, `cardgames` 2152, 3587, 10937
+LADDER_UNKNOWNS_IN_100K = 10
 
 
 def test_no_ladder_leaves_unknown_a_deal_the_100k_sweep_decides() -> None:
@@ -571,6 +590,8 @@ BENCH_BY_100K = {
     ("held-hevagames-18000-18999-0.23.14.csv", "hevagames"): 958,
     ("held-hevagames-19000-19999-0.23.14.csv", "hevagames"): 963,
     ("held-hevagames-20000-20999-0.23.14.csv", "hevagames"): 974,
+    ("held-hevagames-21000-21999-0.23.14.csv", "hevagames"): 970,
+    ("held-hevagames-22000-22999-0.23.14.csv", "hevagames"): 962,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
@@ -585,6 +606,8 @@ BENCH_BY_100K = {
     ("held-18000-18999-0.23.14.csv", "strict"): 872,
     ("held-19000-19999-0.23.14.csv", "strict"): 889,
     ("held-20000-20999-0.23.14.csv", "strict"): 898,
+    ("held-21000-21999-0.23.14.csv", "strict"): 895,
+    ("held-22000-22999-0.23.14.csv", "strict"): 891,
 }
 
 
