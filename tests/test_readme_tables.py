@@ -5,8 +5,8 @@ ladder table (*Deals 1000-N, a block of 1,000 at a time*), the
 `hevagames` / `cardgames` table (*Three profiles on the same N deals*) and
 the two 10 s benchmark tables, the bullets of what each block's long rungs
 decided, each block's row of ``results/published/README.md`` and the
-pooled `strict` paragraph. Each
-figure is checked against the folder's report tables (which
+pooled `strict` paragraph. Each figure is checked against the folder's
+report tables (which
 ``test_published_reports.py`` makes again from the rows), the benchmark
 file or the ladders, and each table must hold a row for every published
 block, so a block published without its row fails too.
@@ -18,6 +18,7 @@ decided ones.)
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
@@ -190,12 +191,14 @@ def test_the_strict_benchmark_table_gives_the_ladders_verdicts_of_what_10s_left(
     assert row["left"] == said, ladder.folder
 
 
+@cache
 def long_rung_bullets() -> dict[int, str]:
     """*What the long rungs decided*: each block's bullet by its first deal,
-    its lines joined."""
+    its lines joined (the list ends at the first blank line after it starts)."""
     text = "\n".join(README)
-    start = text.index("What the long rungs decided")
-    found = re.findall(r"^\* (\d+)-\d+: (.*?)(?=^\* |^$)", text[start:], re.M | re.S)
+    start = text.index("\n* ", text.index("What the long rungs decided"))
+    listed = text[start : text.index("\n\n", start)] + "\n"
+    found = re.findall(r"^\* (\d+)-\d+: (.*?)(?=^\* |\Z)", listed, re.M | re.S)
     return {int(first): " ".join(body.split()) for first, body in found}
 
 
@@ -226,8 +229,8 @@ def test_the_long_rung_bullets_name_what_the_ladder_decided_late(ladder: Ladder)
     # every deal left unknown is named; the unknown in bold
     late = df.index[(df["decided_rung"] > 3) | (df["result"] == "unknown")]
     named = set(map(int, re.findall(r"\b\d{4,5}\b", bullet)))
-    missing = set(at_400m.index[at_400m["result"] == "won"]) | set(late)
-    assert missing <= named, sorted(missing - named)
+    must_name = set(at_400m.index[at_400m["result"] == "won"]) | set(late)
+    assert must_name <= named, sorted(must_name - named)
     for deal in df.index[df["result"] == "unknown"]:
         assert f"**{deal} unknown**" in bullet, deal
 
