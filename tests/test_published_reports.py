@@ -43,19 +43,19 @@ def blocks(profile: str, first: int, stop: int) -> tuple[str, ...]:
     return tuple(f"{profile}-{a}-{a + 999}" for a in range(first, stop, 1000))
 
 
-#: every `strict` deal of 0-22999 by the ladder, pooled: the README's headline
-STRICT_23K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 23000))
+#: every `strict` deal of 0-24999 by the ladder, pooled: the README's headline
+STRICT_25K = ("strict-600", "strict-600-999", *blocks("strict", 1000, 25000))
 
 
-#: `strict`, `hevagames` and `cardgames` on deals 0-22999, each decided one by
+#: `strict`, `hevagames` and `cardgames` on deals 0-24999, each decided one by
 #: one (--pool: each profile's folders count as one sample; hevagames-1000-4999's
 #: subsample, its one hard deal, is a census and pools as phase 1)
-RULES_23K = (
-    *STRICT_23K,
+RULES_25K = (
+    *STRICT_25K,
     *(
         folder
         for profile in ("hevagames", "cardgames")
-        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 23000))
+        for folder in (f"{profile}-1k", f"{profile}-1000-4999", *blocks(profile, 5000, 25000))
     ),
 )
 
@@ -124,30 +124,30 @@ COMBINED = [
             "| selective | 2000 | 1952 | 27 | 21 | 4 | 0 |",
         ),
     ),
-    # the README's first answer: 16,670 won, 6,323 lost, 7 unknown (205, 3765,
+    # the README's first answer: 18,120 won, 6,873 lost, 7 unknown (205, 3765,
     # 4300, 13636, 18019, 20890, 21873)
     Combined(
-        "strict-23k-report",
-        STRICT_23K,
+        "strict-25k-report",
+        STRICT_25K,
         ("--pool",),
-        ("| strict | 23000 | 16670 | 6323 | 7 | 72.5 [71.9, 73.1] | 72.5 .. 72.5 |",),
+        ("| strict | 25000 | 18120 | 6873 | 7 | 72.5 [71.9, 73.1] | 72.5 .. 72.5 |",),
     ),
-    # the README's table: three profiles on the same 23,000 deals, and every
+    # the README's table: three profiles on the same 25,000 deals, and every
     # strict win a hevagames win, every hevagames win a cardgames win;
     # hevagames-8000-8999's and hevagames-18000-18999's censuses of their one
     # hard deal (8175 and 18617, each won turned by 128) fold into phase 1,
     # so hevagames has no unknown left
     Combined(
-        "rules-23k-report",
-        RULES_23K,
+        "rules-25k-report",
+        RULES_25K,
         ("--pool",),
         (
-            "| hevagames | 23000 | 20345 | 2655 | 0 | 88.5 [88.0, 88.9] |",
-            "| cardgames | 23000 | 21255 | 1742 | 3 | 92.4 [92.1, 92.8] |",
-            "| strict | hevagames | 23000 | 7 | 16670 | 0 | 3668 | 2655 |",
-            "| hevagames | cardgames | 23000 | 3 | 20345 | 0 | 910 | 1742 |",
-            "| hevagames | 23000 | 20345 (88.5%) | 2655 (11.5%) | 0 (0.0%) | 88.5 | 88.5 .. 88.5 "
-            "| 0 | none | none | 1 | 88.5 [88.0, 88.9] |",
+            "| hevagames | 25000 | 22122 | 2878 | 0 | 88.5 [88.1, 88.9] |",
+            "| cardgames | 25000 | 23088 | 1909 | 3 | 92.4 [92.0, 92.7] |",
+            "| strict | hevagames | 25000 | 7 | 18120 | 0 | 3995 | 2878 |",
+            "| hevagames | cardgames | 25000 | 3 | 22122 | 0 | 966 | 1909 |",
+            "| hevagames | 25000 | 22122 (88.5%) | 2878 (11.5%) | 0 (0.0%) | 88.5 | 88.5 .. 88.5 "
+            "| 0 | none | none | 1 | 88.5 [88.1, 88.9] |",
         ),
     ),
 ]

@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 22000-22999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 24000-24999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -194,6 +194,12 @@ LADDERS = [
     # every deal decided by 400 million positions (toolkit 0.23.14; 22237
     # lost in 146 million); 972 deals decided at 10 s by the same toolkit
     block("strict", range(22000, 23000), "0.23.14", 0, 972, 892),
+    # every deal decided by 400 million positions (toolkit 0.23.14; 23032
+    # lost in 170 million); 963 deals decided at 10 s by the same toolkit
+    block("strict", range(23000, 24000), "0.23.14", 0, 963, 910),
+    # every deal decided by 400 million positions (toolkit 0.23.14; 24232
+    # lost in 300 million); 952 deals decided at 10 s by the same toolkit
+    block("strict", range(24000, 25000), "0.23.14", 0, 952, 886),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -287,6 +293,13 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 22016 lost at 400 million, in 19.7
     # million positions); 989 deals decided at 10 s by the same toolkit
     block("hevagames", range(22000, 23000), "0.23.14", 0, 989, 962),
+    # every deal decided (toolkit 0.23.14; 23245, a strict loss, won at 400
+    # million, in 102 million positions); 999 deals decided at 10 s by the
+    # same toolkit
+    block("hevagames", range(23000, 24000), "0.23.14", 0, 999, 981),
+    # every deal decided (toolkit 0.23.14; 24765 lost at 400 million, in 64
+    # million positions); 998 deals decided at 10 s by the same toolkit
+    block("hevagames", range(24000, 25000), "0.23.14", 0, 998, 965),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -341,6 +354,12 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 22222, lost under strict and
     # hevagames, lost at 400 million, in 29 million positions)
     block("cardgames", range(22000, 23000), (), 0, 0, 988),
+    # every deal decided (toolkit 0.23.14; 23245, lost under strict and won
+    # under hevagames, won at 400 million, in 118 million positions)
+    block("cardgames", range(23000, 24000), (), 0, 0, 994),
+    # every deal decided (toolkit 0.23.14; 24790, lost under strict and
+    # hevagames, lost at 400 million, in 21 million positions)
+    block("cardgames", range(24000, 25000), (), 0, 0, 997),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -592,6 +611,8 @@ BENCH_BY_100K = {
     ("held-hevagames-20000-20999-0.23.14.csv", "hevagames"): 974,
     ("held-hevagames-21000-21999-0.23.14.csv", "hevagames"): 970,
     ("held-hevagames-22000-22999-0.23.14.csv", "hevagames"): 962,
+    ("held-hevagames-23000-23999-0.23.14.csv", "hevagames"): 981,
+    ("held-hevagames-24000-24999-0.23.14.csv", "hevagames"): 965,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
@@ -608,6 +629,8 @@ BENCH_BY_100K = {
     ("held-20000-20999-0.23.14.csv", "strict"): 898,
     ("held-21000-21999-0.23.14.csv", "strict"): 895,
     ("held-22000-22999-0.23.14.csv", "strict"): 891,
+    ("held-23000-23999-0.23.14.csv", "strict"): 909,
+    ("held-24000-24999-0.23.14.csv", "strict"): 883,
 }
 
 
