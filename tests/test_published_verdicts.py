@@ -4,7 +4,7 @@ version that found it.
 ``results/published/strict-600`` escalates every `strict` deal of 0-599 up
 to 400 million positions (node budgets: reproducible), and
 ``strict-600-999``, the ``strict``, ``hevagames`` and ``cardgames`` blocks
-of 1,000 deals up to 24000-24999 (``hevagames-1000-4999`` and
+of 1,000 deals up to 26000-26999 (``hevagames-1000-4999`` and
 ``cardgames-1000-4999`` four blocks in one), ``hevagames-1k``,
 ``cardgames-1k``, ``solvitaire-1k``, ``rainbow3-1k`` and ``superior-1k``
 escalate theirs the same way
@@ -200,6 +200,13 @@ LADDERS = [
     # every deal decided by 400 million positions (toolkit 0.23.14; 24232
     # lost in 300 million); 952 deals decided at 10 s by the same toolkit
     block("strict", range(24000, 25000), "0.23.14", 0, 952, 886),
+    # 25896 unknown at 400 million positions, 30 banked there (toolkit
+    # 0.23.14; 25573 won in 209 million); 956 deals decided at 10 s by the
+    # same toolkit
+    block("strict", range(25000, 26000), "0.23.14", 1, 956, 903),
+    # every deal decided by 400 million positions (toolkit 0.23.14; 26679
+    # won in 274 million); 954 deals decided at 10 s by the same toolkit
+    block("strict", range(26000, 27000), "0.23.14", 0, 954, 897),
     # every deal decided (toolkit 0.23.9); 465 re-proofs
     Ladder(
         "hevagames-1k",
@@ -300,6 +307,13 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 24765 lost at 400 million, in 64
     # million positions); 998 deals decided at 10 s by the same toolkit
     block("hevagames", range(24000, 25000), "0.23.14", 0, 998, 965),
+    # every deal decided (toolkit 0.23.14; 25271 lost at 400 million, in 87
+    # million positions); 996 deals decided at 10 s by the same toolkit
+    block("hevagames", range(25000, 26000), "0.23.14", 0, 996, 974),
+    # every deal decided (toolkit 0.23.14; 26172, a strict loss, won at 400
+    # million, in 99 million positions); 996 deals decided at 10 s by the
+    # same toolkit
+    block("hevagames", range(26000, 27000), "0.23.14", 0, 996, 967),
     # every deal decided (toolkit 0.23.9)
     Ladder("cardgames-1k", "cardgames", range(1000), (VERIFY,), 0, 216, 0, by_sweep=948),
     # 2152 and 3587 unknown at 800 million positions (toolkit 0.23.12); 1,076
@@ -360,6 +374,12 @@ LADDERS = [
     # every deal decided (toolkit 0.23.14; 24790, lost under strict and
     # hevagames, lost at 400 million, in 21 million positions)
     block("cardgames", range(24000, 25000), (), 0, 0, 997),
+    # every deal decided (toolkit 0.23.14; 25100, lost under strict and
+    # hevagames, lost at 400 million, in 30 million positions)
+    block("cardgames", range(25000, 26000), (), 0, 0, 996),
+    # 26680, lost under strict and hevagames with 10 banked, unknown at 400
+    # million positions (toolkit 0.23.14); 26065 won in 25 million
+    block("cardgames", range(26000, 27000), (), 1, 0, 990),
     Ladder("solvitaire-1k", "solvitaire", range(1000), (VERIFY,), 0, 835, 0, by_sweep=824),
     # 170, 204 and 924 unknown at 100 million positions (toolkit 0.23.9) and at
     # 400 million (0.23.13); no re-proofs (main-10k holds no rainbow:passes=3 row)
@@ -560,9 +580,9 @@ def test_the_ladder_agrees_with_the_100k_sweep(folder: str) -> None:
 
 
 #: the ladders' unknown deals that ``main-100k`` has a row for (all of them
-#: unknown there too): `strict` 205, 3765, 4300, 13636, 20890, 21873,
-#: `cardgames` 2152, 3587, 10937
-LADDER_UNKNOWNS_IN_100K = 9
+#: unknown there too): `strict` 205, 3765, 4300, 13636, 20890, 21873, 25896,
+#: `cardgames` 2152, 3587, 10937, 26680
+LADDER_UNKNOWNS_IN_100K = 11
 
 
 def test_no_ladder_leaves_unknown_a_deal_the_100k_sweep_decides() -> None:
@@ -613,6 +633,8 @@ BENCH_BY_100K = {
     ("held-hevagames-22000-22999-0.23.14.csv", "hevagames"): 962,
     ("held-hevagames-23000-23999-0.23.14.csv", "hevagames"): 981,
     ("held-hevagames-24000-24999-0.23.14.csv", "hevagames"): 965,
+    ("held-hevagames-25000-25999-0.23.14.csv", "hevagames"): 974,
+    ("held-hevagames-26000-26999-0.23.14.csv", "hevagames"): 967,
     ("held-1000-1999-0.23.14.csv", "strict"): 883,
     ("held-2000-2999-0.23.14.csv", "strict"): 891,
     ("held-3000-3999-0.23.14.csv", "strict"): 890,
@@ -631,6 +653,8 @@ BENCH_BY_100K = {
     ("held-22000-22999-0.23.14.csv", "strict"): 891,
     ("held-23000-23999-0.23.14.csv", "strict"): 909,
     ("held-24000-24999-0.23.14.csv", "strict"): 883,
+    ("held-25000-25999-0.23.14.csv", "strict"): 901,
+    ("held-26000-26999-0.23.14.csv", "strict"): 893,
 }
 
 
